@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "guestlib.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/swap.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int tap_failed;
+
+static void vline(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stdout);
+	vfprintf(stdout, fmt, ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+bool tap_ok(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline(cond ? "ok - " : "not ok - ", fmt, ap);
+	va_end(ap);
+	if (!cond)
+		tap_failed++;
+	return cond;
+}
+
+void tap_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline("ok - # SKIP ", fmt, ap);
+	va_end(ap);
+}
+
+void tap_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline("# ", fmt, ap);
+	va_end(ap);
+}
+
+void tap_bail(const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+
+	printf("not ok - ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf(": %s\n", strerror(e));
+	fflush(stdout);
+	exit(1);
+}
+
+int tap_done(void)
+{
+	return tap_failed ? 1 : 0;
+}
+
+long long kv_get(const char *path, const char *key)
+{
+	size_t klen = strlen(key);
+	char line[512];
+	long long v = -1;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + klen, *end;
+
+		if (strncmp(line, key, klen) || (*p != ' ' && *p != ':'))
+			continue;
+		if (*p == ':')
+			p++;
+		errno = 0;
+		v = strtoll(p, &end, 10);
+		if (errno || end == p)
+			v = -1;
+		break;
+	}
+	fclose(f);
+	return v;
+}
+
+long long vmstat_get(const char *key)
+{
+	return kv_get("/proc/vmstat", key);
+}
+
+long long meminfo_kb(const char *key)
+{
+	return kv_get("/proc/meminfo", key);
+}
+
+long long vmstat_pgscan(void)
+{
+	return vmstat_get("pgscan_kswapd") + vmstat_get("pgscan_direct");
+}
+
+long long vmstat_pgsteal(void)
+{
+	return vmstat_get("pgsteal_kswapd") + vmstat_get("pgsteal_direct");
+}
+
+char *read_file(const char *path)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	ssize_t n;
+	int fd;
+
+	if (!buf)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		if (cap - len < 2) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb)
+				goto err;
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto err;
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+err:
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
+int write_file(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, len);
+	if (close(fd) < 0 || n != (ssize_t)len)
+		return -1;
+	return 0;
+}
+
+int protect_self(void)
+{
+	return write_file("/proc/self/oom_score_adj", "-1000");
+}
+
+pid_t spawn(char *const argv[], int *ready_fd)
+{
+	int p[2] = { -1, -1 };
+	pid_t pid;
+
+	if (ready_fd && pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		if (ready_fd) {
+			close(p[0]);
+			close(p[1]);
+		}
+		return -1;
+	}
+	if (pid == 0) {
+		if (ready_fd && dup2(p[1], 3) < 0)
+			_exit(126);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (ready_fd) {
+		close(p[1]);
+		*ready_fd = p[0];
+	}
+	return pid;
+}
+
+int read_line_timeout(int fd, char *buf, size_t len, int timeout_ms)
+{
+	size_t n = 0;
+
+	while (n + 1 < len) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int r = poll(&pfd, 1, timeout_ms);
+		ssize_t got;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got = read(fd, buf + n, 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -1;
+		if (got == 0)
+			break;
+		if (buf[n++] == '\n')
+			break;
+	}
+	buf[n] = '\0';
+	return (int)n;
+}
+
+int wait_pid_timeout(pid_t pid, int *status, int timeout_ms)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	struct pollfd pfd;
+	int r;
+
+	if (pidfd < 0)
+		return -1;
+	pfd.fd = pidfd;
+	pfd.events = POLLIN;
+	do
+		r = poll(&pfd, 1, timeout_ms);
+	while (r < 0 && errno == EINTR);
+	close(pidfd);
+	if (r <= 0) {
+		errno = r == 0 ? ETIMEDOUT : errno;
+		return -1;
+	}
+	return waitpid(pid, status, 0) == pid ? 0 : -1;
+}
+
+void kill_reap(pid_t pid)
+{
+	int st;
+
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+}
+
+int zram_swap_on(unsigned int mb)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%uM", mb);
+	if (write_file("/sys/block/zram0/disksize", buf) < 0)
+		return -1;
+	if (system("mkswap /dev/zram0 >/dev/null 2>&1") != 0) {
+		errno = EIO;
+		return -1;
+	}
+	return swapon("/dev/zram0", 0);
+}
+
+int zram_swap_off(void)
+{
+	int ret = 0;
+
+	if (swapoff("/dev/zram0") < 0 && errno != EINVAL)
+		ret = -1;
+	if (write_file("/sys/block/zram0/reset", "1") < 0)
+		ret = -1;
+	return ret;
+}

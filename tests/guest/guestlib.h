@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the mnotify guest tests: TAP output, /proc parsing,
+ * spawning and reaping workloads with bounded waits, zram swap.
+ *
+ * Output convention: a test prints "ok - what" / "not ok - what" lines (no
+ * numbers) and "# ..." diagnostics on stdout; run-guest-tests numbers them.
+ */
+#ifndef MNOTIFY_GUESTLIB_H
+#define MNOTIFY_GUESTLIB_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#define GUEST_TESTDIR "/tests"
+#define GUEST_HOG GUEST_TESTDIR "/mnotify-hog"
+
+/* ---- TAP ---- */
+bool tap_ok(bool cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tap_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* exit status for main(): 0 when every tap_ok() passed */
+int tap_done(void);
+/* abort the test: "not ok - <msg>: <strerror(errno)>", exit 1 */
+void tap_bail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* ---- /proc parsing ---- */
+/*
+ * Value of KEY in a file of "key value" (vmstat) or "Key: value kB"
+ * (meminfo) lines; the key must match exactly.  -1 if absent/unreadable.
+ */
+long long kv_get(const char *path, const char *key);
+long long vmstat_get(const char *key);
+long long meminfo_kb(const char *key);
+/* pgscan_kswapd + pgscan_direct, pgsteal_kswapd + pgsteal_direct */
+long long vmstat_pgscan(void);
+long long vmstat_pgsteal(void);
+/* whole file into a malloc'd NUL-terminated buffer, NULL on error */
+char *read_file(const char *path);
+int write_file(const char *path, const char *s);
+
+/* ---- processes ---- */
+/* make the caller (and its children, unless they change it) unkillable by OOM */
+int protect_self(void);
+/*
+ * fork+exec argv[0] with argv; if ready_fd is not NULL, the child's fd 3 is
+ * the write end of a pipe whose read end is returned in *ready_fd.
+ */
+pid_t spawn(char *const argv[], int *ready_fd);
+/* read one line from fd within timeout_ms; returns length, 0 on EOF, -1 on timeout/error */
+int read_line_timeout(int fd, char *buf, size_t len, int timeout_ms);
+/* waitpid with a deadline (pidfd + poll); returns 0 and fills *status, -1 on timeout */
+int wait_pid_timeout(pid_t pid, int *status, int timeout_ms);
+/* SIGKILL and reap (best effort, for cleanup paths) */
+void kill_reap(pid_t pid);
+
+/* ---- swap ---- */
+int zram_swap_on(unsigned int mb);
+int zram_swap_off(void);
+
+#endif
