@@ -7,6 +7,7 @@
 #include "guestlib.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 
 int main(void)
@@ -33,7 +34,7 @@ int main(void)
 	if (pid < 0)
 		tap_bail("spawn hog");
 	tap_ok(read_line_timeout(ready, line, sizeof(line), 120000) > 0,
-	       "hog touched MemAvailable + 48 MB: %s", line);
+	       "hog touched MemAvailable + 48 MB: %.*s", (int)strcspn(line, "\n"), line);
 	tap_ok(wait_pid_timeout(pid, &st, 60000) == 0 && WIFEXITED(st) &&
 	       WEXITSTATUS(st) == 0, "hog exited normally (status %#x)", st);
 
