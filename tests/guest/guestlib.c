@@ -13,6 +13,7 @@
 #include <sys/swap.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int tap_failed;
@@ -291,4 +292,77 @@ int zram_swap_off(void)
 	if (write_file("/sys/block/zram0/reset", "1") < 0)
 		ret = -1;
 	return ret;
+}
+
+int zoneinfo_parse(const char *text, struct zone_state *zones, int max)
+{
+	const char *p = text;
+	int n = -1;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		char line[256];
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		long long v;
+		int node;
+		char name[16];
+
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		p = eol ? eol + 1 : NULL;
+
+		if (sscanf(line, "Node %d, zone %15s", &node, name) == 2) {
+			if (n + 1 >= max)
+				break;
+			n++;
+			memset(&zones[n], 0, sizeof(zones[n]));
+			zones[n].node = node;
+			snprintf(zones[n].name, sizeof(zones[n].name), "%s", name);
+			zones[n].mem_notify = -2;
+			continue;
+		}
+		if (n < 0)
+			continue;
+		if (sscanf(line, " pages free %lld", &v) == 1)
+			zones[n].free = v;
+		else if (sscanf(line, " high %lld", &v) == 1)
+			zones[n].high = v;
+		else if (sscanf(line, " present %lld", &v) == 1)
+			zones[n].present = v;
+		else if (sscanf(line, " mem_notify_status: %lld", &v) == 1)
+			zones[n].mem_notify = (int)v;
+	}
+	return n + 1;
+}
+
+int zoneinfo_read(struct zone_state *zones, int max)
+{
+	char *text = read_file("/proc/zoneinfo");
+	int n;
+
+	if (!text)
+		return -1;
+	n = zoneinfo_parse(text, zones, max);
+	free(text);
+	return n;
+}
+
+int zones_under_pressure(void)
+{
+	struct zone_state z[MAX_ZONES];
+	int n = zoneinfo_read(z, MAX_ZONES), i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += z[i].mem_notify == 1;
+	return c;
+}
+
+long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }

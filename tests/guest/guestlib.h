@@ -59,3 +59,24 @@ int zram_swap_on(unsigned int mb);
 int zram_swap_off(void);
 
 #endif
+
+/* ---- /proc/zoneinfo ---- */
+#define MAX_ZONES 8
+struct zone_state {
+	int node;
+	char name[16];
+	long long present;	/* pages */
+	long long free;		/* pages */
+	long long high;		/* high watermark, pages */
+	int mem_notify;		/* mem_notify_status, or -2 if the field is absent */
+};
+/* parse zoneinfo TEXT into at most MAX_ZONES zones; returns the count */
+int zoneinfo_parse(const char *text, struct zone_state *zones, int max);
+/* the same from /proc/zoneinfo; -1 if unreadable */
+int zoneinfo_read(struct zone_state *zones, int max);
+/* number of zones with mem_notify_status == 1 (from /proc/zoneinfo) */
+int zones_under_pressure(void);
+
+/* ---- misc ---- */
+/* CLOCK_MONOTONIC in ms */
+long long now_ms(void);

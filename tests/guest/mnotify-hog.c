@@ -37,8 +37,11 @@ static void usage(FILE *f)
 "                       same-filled), random, zero [compressible]\n"
 "  -n, --name NAME      set the task name (comm) first\n"
 "  -a, --oom-adj N      write N to /proc/self/oom_score_adj [0]\n"
-"  -H, --hold           after allocating, stay: SIGUSR1 frees the memory,\n"
-"                       SIGTERM exits\n"
+"  -F, --fast MB        allocate the first MB at full speed, then pace [0]\n"
+"  -H, --hold           after allocating, stay: SIGUSR1 frees the memory\n"
+"                       (also while still allocating), SIGTERM exits\n"
+"  -L, --loop           with -H: keep re-touching the memory until a signal\n"
+"                       (sustained reclaim when there is swap)\n"
 "  -h, --help           this text\n\n"
 "If fd 3 is open, writes \"ready <MB>\" there when done, \"freed\" after\n"
 "SIGUSR1.  Exit status: 0 done, 1 allocation failed, 2 usage.\n");
@@ -87,6 +90,8 @@ int main(int argc, char **argv)
 		{ "name", required_argument, NULL, 'n' },
 		{ "oom-adj", required_argument, NULL, 'a' },
 		{ "hold", no_argument, NULL, 'H' },
+		{ "fast", required_argument, NULL, 'F' },
+		{ "loop", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -95,11 +100,14 @@ int main(int argc, char **argv)
 	const char *adj = "0";
 	unsigned char **chunks;
 	struct timespec start, next;
-	bool hold = false;
+	bool hold = false, loop = false, stop = false;
+	unsigned long fast = 0;
+	sigset_t set;
+	int sig;
 	char buf[64];
 	int c, fd;
 
-	while ((c = getopt_long(argc, argv, "m:c:r:p:n:a:Hh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:c:r:p:n:a:F:HLh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': total = strtoul(optarg, NULL, 0); break;
 		case 'c': chunk = strtoul(optarg, NULL, 0); break;
@@ -124,6 +132,8 @@ int main(int argc, char **argv)
 			break;
 		case 'a': adj = optarg; break;
 		case 'H': hold = true; break;
+		case 'L': loop = true; break;
+		case 'F': fast = strtoul(optarg, NULL, 0); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -138,6 +148,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	close(fd);
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGTERM);
+	if (hold)
+		sigprocmask(SIG_BLOCK, &set, NULL);
 
 	n = (total + chunk - 1) / chunk;
 	chunks = calloc(n, sizeof(*chunks));
@@ -155,9 +171,21 @@ int main(int argc, char **argv)
 		}
 		fill(chunks[i], len, pat, &seed);
 		done += len / MB;
-		if (rate) {
+		if (hold) {
+			struct timespec zero = { 0, 0 };
+
+			sig = sigtimedwait(&set, NULL, &zero);
+			if (sig == SIGTERM)
+				return 0;
+			if (sig == SIGUSR1) {
+				stop = true;
+				break;
+			}
+		}
+		if (rate && done > fast) {
 			/* pace: chunk i must not complete before start + done/rate */
-			unsigned long long ns = (unsigned long long)done * 1000000000ULL / rate;
+			unsigned long long ns = (unsigned long long)(done - fast) *
+						1000000000ULL / rate;
 
 			next.tv_sec = start.tv_sec + ns / 1000000000ULL;
 			next.tv_nsec = start.tv_nsec + ns % 1000000000ULL;
@@ -169,21 +197,36 @@ int main(int argc, char **argv)
 				;
 		}
 	}
-	snprintf(buf, sizeof(buf), "ready %lu\n", done);
-	notify(buf);
+	if (!stop) {
+		snprintf(buf, sizeof(buf), "ready %lu\n", done);
+		notify(buf);
+	}
 	if (!hold)
 		return 0;
 
-	sigset_t set;
-	int sig;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	sigaddset(&set, SIGTERM);
-	sigprocmask(SIG_BLOCK, &set, NULL);
 	for (;;) {
-		if (sigwait(&set, &sig))
+		if (stop) {
+			sig = SIGUSR1;
+			stop = false;
+		} else if (loop) {
+			struct timespec zero = { 0, 0 };
+
+			/* re-touch one chunk per round, then look for a signal */
+			sig = -1;
+			for (unsigned long i = 0; i < n && chunks[i]; i++) {
+				size_t len = (i == n - 1 ? total - (n - 1) * chunk : chunk) * MB;
+
+				for (size_t off = 0; off < len; off += 4096)
+					chunks[i][off]++;
+				sig = sigtimedwait(&set, NULL, &zero);
+				if (sig > 0)
+					break;
+			}
+			if (sig <= 0)
+				continue;
+		} else if (sigwait(&set, &sig)) {
 			return 1;
+		}
 		if (sig == SIGTERM)
 			return 0;
 		for (unsigned long i = 0; i < n; i++) {

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/mem_notify: the device, its /proc/zoneinfo state, and wake-ups of
+ * poll, select and epoll watchers when a hog pushes the guest into
+ * reclaim, without swap, with zram swap, and with MGLRU; exit from
+ * pressure once the hog frees its memory; the per-file guard time.
+ */
+#define _GNU_SOURCE
+#include "guestlib.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define DEV "/dev/mem_notify"
+#define WATCH_MS 120000
+
+enum mech { M_POLL, M_SELECT, M_EPOLL };
+static const char *const mech_name[] = { "poll", "select", "epoll" };
+
+static bool readable_now(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+}
+
+/* child: wait on a fresh fd with MECH, report on OUT; exit 0 if woken readable */
+static int watcher(enum mech m, int out)
+{
+	int fd = open(DEV, O_RDONLY | O_CLOEXEC), r = -1;
+	char msg[64];
+
+	if (fd < 0)
+		return 2;
+	dprintf(out, "waiting\n");
+	if (m == M_POLL) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		r = poll(&p, 1, WATCH_MS) == 1 && (p.revents & POLLIN);
+	} else if (m == M_SELECT) {
+		struct timeval tv = { .tv_sec = WATCH_MS / 1000 };
+		fd_set rfds;
+
+		FD_ZERO(&rfds);
+		FD_SET(fd, &rfds);
+		r = select(fd + 1, &rfds, NULL, NULL, &tv) == 1 && FD_ISSET(fd, &rfds);
+	} else {
+		struct epoll_event ev = { .events = EPOLLIN }, got;
+		int ep = epoll_create1(EPOLL_CLOEXEC);
+
+		if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0)
+			return 2;
+		r = epoll_wait(ep, &got, 1, WATCH_MS) == 1 && (got.events & EPOLLIN);
+	}
+	snprintf(msg, sizeof(msg), "%s %lld\n", r ? "woke" : "timeout", now_ms());
+	dprintf(out, "%s", msg);
+	return r ? 0 : 1;
+}
+
+static void scenario(const char *cfg, enum mech m, bool check_guard, bool loop)
+{
+	long long avail = meminfo_kb("MemAvailable") / 1024, total = meminfo_kb("MemTotal") / 1024;
+	char mb[24], fast[24], line[64];
+	char *hog_argv[] = { GUEST_HOG, "-m", mb, "-F", fast, "-r", "8", "-H", "-a", "1000",
+			     loop ? "-L" : NULL, NULL };
+	int p[2], hogfd, st;
+	long long t0;
+	pid_t w, hog;
+	bool freed;
+
+	/* with -L the hog stops at RAM + 32 MB and keeps swapping */
+	snprintf(mb, sizeof(mb), "%lld", loop ? avail + 32 : total * 2);
+	snprintf(fast, sizeof(fast), "%lld", avail > 48 ? avail - 40 : 8);
+	if (pipe2(p, O_CLOEXEC) < 0)
+		tap_bail("pipe");
+	w = fork();
+	if (w == 0) {
+		close(p[0]);
+		_exit(watcher(m, p[1]));
+	}
+	close(p[1]);
+	if (read_line_timeout(p[0], line, sizeof(line), 10000) <= 0 || strcmp(line, "waiting\n")) {
+		tap_ok(false, "%s/%s: watcher started", cfg, mech_name[m]);
+		kill_reap(w);
+		close(p[0]);
+		return;
+	}
+	t0 = now_ms();
+	hog = spawn(hog_argv, &hogfd);
+	if (hog < 0)
+		tap_bail("spawn hog");
+	bool woke = read_line_timeout(p[0], line, sizeof(line), WATCH_MS + 5000) > 0 &&
+		    !strncmp(line, "woke ", 5);
+	tap_ok(woke, "%s/%s: watcher woken by pressure (%lld ms after the hog started)",
+	       cfg, mech_name[m], woke ? atoll(line + 5) - t0 : -1LL);
+	/*
+	 * The watcher returned POLLIN, so a zone was under pressure then.
+	 * Without swap, free pages wobble around the exit threshold, so the
+	 * state may already have flipped back: only report it.
+	 */
+	tap_diag("%s/%s: zones under pressure now: %d", cfg, mech_name[m], zones_under_pressure());
+
+	if (check_guard && woke) {
+		/*
+		 * Sustained pressure (the hog keeps swapping): file A is
+		 * reported once and then held back by its guard time, while
+		 * file B, never reported, is readable.
+		 */
+		int a = open(DEV, O_RDONLY | O_CLOEXEC), b = open(DEV, O_RDONLY | O_CLOEXEC);
+		struct pollfd pa = { .fd = a, .events = POLLIN };
+		bool a1 = poll(&pa, 1, 30000) == 1 && (pa.revents & POLLIN);
+		bool a2 = readable_now(a), b1 = readable_now(b);
+
+		tap_ok(a1 && !a2 && b1,
+		       "guard time: a file reported readable is held back, another is not (%d %d %d)",
+		       a1, a2, b1);
+		close(a);
+		close(b);
+	}
+
+	kill(hog, SIGUSR1);
+	freed = read_line_timeout(hogfd, line, sizeof(line), 60000) > 0 && !strcmp(line, "freed\n");
+	if (!freed) {
+		/* the hog may have run into the OOM killer first: also frees */
+		tap_diag("%s/%s: hog did not report freed: %s", cfg, mech_name[m], line);
+	}
+	int under = zones_under_pressure();
+	int fd = open(DEV, O_RDONLY | O_CLOEXEC);
+	bool rd = readable_now(fd);
+
+	close(fd);
+	tap_ok(under == 0 && !rd, "%s/%s: after the hog freed its memory no zone is under pressure (%d) and POLLIN is clear (%d)",
+	       cfg, mech_name[m], under, rd);
+	kill(hog, SIGTERM);
+	if (wait_pid_timeout(hog, &st, 30000) < 0)
+		kill_reap(hog);
+	close(hogfd);
+	if (wait_pid_timeout(w, &st, 10000) < 0)
+		kill_reap(w);
+	close(p[0]);
+}
+
+static void all_mechs(const char *cfg)
+{
+	for (int m = M_POLL; m <= M_EPOLL; m++)
+		scenario(cfg, m, false, false);
+}
+
+int main(void)
+{
+	struct zone_state z[MAX_ZONES];
+	long long node_present = 0;
+	struct stat sb;
+	int n, fd, i;
+
+	protect_self();
+
+	tap_ok(stat(DEV, &sb) == 0 && S_ISCHR(sb.st_mode) && major(sb.st_rdev) == 1 &&
+	       minor(sb.st_rdev) == 13 && (sb.st_mode & 07777) == 0444,
+	       DEV " is char 1:13, mode 0444");
+	fd = open(DEV, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		tap_bail("open " DEV);
+	n = zoneinfo_read(z, MAX_ZONES);
+	tap_ok(zones_under_pressure() == 0 && !readable_now(fd),
+	       "idle guest: no zone under pressure, device not readable");
+	close(fd);
+
+	for (i = 0; i < n; i++)
+		if (z[i].node == 0)
+			node_present += z[i].present;
+	bool all_have = n > 0, tiny_ok = true, seen_tiny = false, seen_big = false;
+
+	for (i = 0; i < n; i++) {
+		bool tiny = z[i].present < node_present / 10;
+
+		if (!z[i].present)
+			continue;	/* unpopulated: zoneinfo prints no details */
+		all_have &= z[i].mem_notify != -2;
+		tiny_ok &= z[i].mem_notify == (tiny ? -1 : 0);
+		seen_tiny |= tiny && z[i].present > 0;
+		seen_big |= !tiny;
+		tap_diag("zone %s: present %lld of %lld, mem_notify_status %d", z[i].name,
+			 z[i].present, node_present, z[i].mem_notify);
+	}
+	tap_ok(all_have, "every populated zone in /proc/zoneinfo has mem_notify_status");
+	tap_ok(tiny_ok && seen_tiny && seen_big,
+	       "populated zones under a tenth of the node (DMA) show -1, the others 0");
+
+	all_mechs("noswap");
+
+	if (zram_swap_on(96) < 0)
+		tap_bail("zram swap on");
+	all_mechs("zram");
+	scenario("zram+loop", M_POLL, true, true);
+
+	if (write_file("/sys/kernel/mm/lru_gen/enabled", "y") < 0)
+		tap_bail("enable MGLRU");
+	char *en = read_file("/sys/kernel/mm/lru_gen/enabled");
+
+	tap_ok(en && strtol(en, NULL, 0) != 0, "MGLRU enabled at runtime (%s)", en ? en : "?");
+	free(en);
+	all_mechs("mglru+zram");
+	write_file("/sys/kernel/mm/lru_gen/enabled", "n");
+	tap_ok(zram_swap_off() == 0, "swap off");
+	return tap_done();
+}

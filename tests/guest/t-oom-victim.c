@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vm.oom_victim: the sysctl itself, a global and a memcg OOM kill that
+ * pick the task named like it first and fall back to the normal choice,
+ * and no torn values while writes race with an OOM kill.
+ */
+#define _GNU_SOURCE
+#include "guestlib.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SYSCTL "/proc/sys/vm/oom_victim"
+#define CG "/sys/fs/cgroup/mnt-oom"
+
+/* one read() call: the kernel copies the value atomically per call */
+static char *get(void)
+{
+	char *buf = calloc(1, 64);
+	int fd = open(SYSCTL, O_RDONLY | O_CLOEXEC);
+
+	if (!buf || fd < 0 || read(fd, buf, 63) < 0) {
+		free(buf);
+		buf = NULL;
+	}
+	if (fd >= 0)
+		close(fd);
+	return buf;
+}
+
+static int set(const char *v)
+{
+	int fd = open(SYSCTL, O_WRONLY | O_CLOEXEC), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, v, strlen(v)) != (ssize_t)strlen(v))
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+static bool is(const char *want)
+{
+	char *v = get();
+	bool r = v && !strcmp(v, want);
+
+	free(v);
+	return r;
+}
+
+static bool killed(pid_t pid, int ms, const char *what)
+{
+	int st = 0;
+
+	if (wait_pid_timeout(pid, &st, ms) < 0) {
+		tap_diag("%s still alive after %d ms", what, ms);
+		kill_reap(pid);
+		return false;
+	}
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+}
+
+/* named small task + big hog (optionally in cgroup CG); small must die first */
+static void named_first(const char *label, const char *cg, long long big_mb)
+{
+	char cmd_small[256], cmd_big[256], line[64];
+	char *small_argv[] = { "/bin/sh", "-c", cmd_small, NULL };
+	char *big_argv[] = { "/bin/sh", "-c", cmd_big, NULL };
+	const char *enter = cg ? "echo $$ > " CG "/cgroup.procs && " : "";
+	int ready, st;
+	pid_t small, big;
+
+	snprintf(cmd_small, sizeof(cmd_small),
+		 "%sexec " GUEST_HOG " -m 8 -n mnv-small -H -a 0", enter);
+	snprintf(cmd_big, sizeof(cmd_big), "%sexec " GUEST_HOG " -m %lld -n mnv-big -a 0",
+		 enter, big_mb);
+	small = spawn(small_argv, &ready);
+	if (small < 0 || read_line_timeout(ready, line, sizeof(line), 30000) <= 0) {
+		tap_ok(false, "%s: small named task started", label);
+		kill_reap(small);
+		return;
+	}
+	close(ready);
+	big = spawn(big_argv, NULL);
+	if (big < 0)
+		tap_bail("spawn big hog");
+	/* the small one must go first, although the big one is far worse */
+	tap_ok(killed(small, 180000, "small"), "%s: OOM killed the task matching oom_victim first",
+	       label);
+	tap_ok(killed(big, 180000, "big"),
+	       "%s: with no match left, OOM fell back to the normal choice (the big hog)", label);
+	(void)st;
+}
+
+int main(void)
+{
+	long long total = meminfo_kb("MemTotal") / 1024, k0;
+
+	protect_self();
+	tap_ok(is("\n"), SYSCTL " exists and is empty by default");
+	tap_ok(set("kenny\n") == 0 && is("kenny\n"), "a name can be set and read back");
+	tap_ok(set("123456789012345") == 0 && is("123456789012345\n"),
+	       "15 characters (TASK_COMM_LEN - 1) fit");
+	tap_ok(set("1234567890123456") == -EINVAL && is("123456789012345\n"),
+	       "16 characters are rejected with EINVAL and change nothing");
+	tap_ok(set("\n") == 0 && is("\n"), "writing an empty line turns it off");
+
+	/* global OOM */
+	k0 = vmstat_get("oom_kill");
+	set("mnv-sm");
+	named_first("global", NULL, total * 2);
+	tap_ok(vmstat_get("oom_kill") == k0 + 2, "global: exactly two OOM kills (%lld)",
+	       vmstat_get("oom_kill") - k0);
+
+	/* memcg OOM (cgroup v2 memory.max) */
+	if (write_file("/sys/fs/cgroup/cgroup.subtree_control", "+memory") < 0 ||
+	    (mkdir(CG, 0755) < 0 && errno != EEXIST) ||
+	    write_file(CG "/memory.max", "48M") < 0 || write_file(CG "/memory.swap.max", "0") < 0) {
+		if (errno != ENOENT || access(CG "/memory.max", F_OK) == 0)
+			tap_bail("set up memcg " CG);
+	}
+	named_first("memcg", CG, 200);
+	tap_ok(kv_get(CG "/memory.events", "oom_kill") == 2,
+	       "memcg: both kills were memcg OOM kills (memory.events oom_kill %lld)",
+	       kv_get(CG "/memory.events", "oom_kill"));
+	rmdir(CG);
+
+	/* writers racing with readers and an OOM kill: never a torn value */
+	char mb[24];
+	char *hog_argv[] = { GUEST_HOG, "-m", mb, "-a", "1000", NULL };
+	pid_t writer, hog;
+	int torn = 0, reads = 0;
+
+	snprintf(mb, sizeof(mb), "%lld", total * 2);
+	set("b\n");
+	writer = fork();
+	if (writer == 0) {
+		for (int i = 0;; i++)
+			set(i & 1 ? "b\n" : "aaaaaaaaaaaaaaa\n");
+	}
+	hog = spawn(hog_argv, NULL);
+	for (;;) {
+		int st;
+		char *v = get();
+
+		reads++;
+		if (!v || (strcmp(v, "b\n") && strcmp(v, "aaaaaaaaaaaaaaa\n"))) {
+			if (torn++ < 3)
+				tap_diag("torn read: '%s'", v ? v : "(error)");
+		}
+		free(v);
+		if (waitpid(hog, &st, WNOHANG) == hog)
+			break;
+		if (reads > 2000000)
+			break;
+	}
+	kill_reap(writer);
+	tap_ok(torn == 0 && reads > 10, "%d reads during concurrent writes and an OOM kill, none torn",
+	       reads);
+	set("\n");
+	return tap_done();
+}
