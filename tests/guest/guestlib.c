@@ -366,3 +366,18 @@ long long now_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
+
+long long read_ll(const char *path)
+{
+	char *s = read_file(path), *end;
+	long long v;
+
+	if (!s)
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s)
+		v = -1;
+	free(s);
+	return v;
+}

@@ -80,3 +80,5 @@ int zones_under_pressure(void);
 /* ---- misc ---- */
 /* CLOCK_MONOTONIC in ms */
 long long now_ms(void);
+/* a file holding one decimal number (sysfs); -1 if unreadable */
+long long read_ll(const char *path);

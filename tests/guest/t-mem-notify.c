@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #define DEV "/dev/mem_notify"
+#define SYSFS "/sys/kernel/mm/mem_notify/"
 #define WATCH_MS 120000
 
 enum mech { M_POLL, M_SELECT, M_EPOLL };
@@ -151,6 +152,50 @@ static void scenario(const char *cfg, enum mech m, bool check_guard, bool loop)
 	close(p[0]);
 }
 
+/* many tasks open and close the device (some with FASYNC): counts return to 0 */
+static void churn(void)
+{
+	enum { KIDS = 16, ROUNDS = 200, HELD = 10 };
+	pid_t kids[KIDS];
+	int held[HELD], i, bad = 0;
+
+	for (i = 0; i < HELD; i++)
+		held[i] = open(DEV, O_RDONLY | O_CLOEXEC);
+	tap_ok(read_ll(SYSFS "watchers") == HELD,
+	       "watchers counts %d open files (%lld)", HELD, read_ll(SYSFS "watchers"));
+	for (i = 0; i < HELD; i++)
+		close(held[i]);
+	for (i = 0; i < KIDS; i++) {
+		kids[i] = fork();
+		if (kids[i] == 0) {
+			for (int r = 0; r < ROUNDS; r++) {
+				int fd = open(DEV, O_RDONLY);
+
+				if (fd < 0)
+					_exit(1);
+				if (r & 1) {
+					fcntl(fd, F_SETOWN, getpid());
+					fcntl(fd, F_SETFL, O_ASYNC);
+				}
+				close(fd);
+			}
+			_exit(0);
+		}
+	}
+	for (i = 0; i < KIDS; i++) {
+		int st;
+
+		if (kids[i] < 0 || wait_pid_timeout(kids[i], &st, 60000) < 0 || !WIFEXITED(st) ||
+		    WEXITSTATUS(st))
+			bad++;
+	}
+	tap_ok(bad == 0, "%d tasks opened and closed " DEV " %d times each (half with FASYNC)",
+	       KIDS, ROUNDS);
+	tap_ok(read_ll(SYSFS "watchers") == 0 && read_ll(SYSFS "fasync_watchers") == 0,
+	       "afterwards watchers and fasync_watchers are back to 0 (%lld, %lld)",
+	       read_ll(SYSFS "watchers"), read_ll(SYSFS "fasync_watchers"));
+}
+
 static void all_mechs(const char *cfg)
 {
 	for (int m = M_POLL; m <= M_EPOLL; m++)
@@ -198,7 +243,13 @@ int main(void)
 	tap_ok(tiny_ok && seen_tiny && seen_big,
 	       "populated zones under a tenth of the node (DMA) show -1, the others 0");
 
+	churn();
+	long long ev0 = read_ll(SYSFS "events");
+
 	all_mechs("noswap");
+	tap_ok(read_ll(SYSFS "events") >= ev0 + 3 && read_ll(SYSFS "zones_under_pressure") == 0,
+	       "the events counter rose by %lld (3 wakes at least), zones_under_pressure is 0",
+	       read_ll(SYSFS "events") - ev0);
 
 	if (zram_swap_on(96) < 0)
 		tap_bail("zram swap on");

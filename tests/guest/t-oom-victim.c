@@ -113,6 +113,20 @@ int main(void)
 	       "16 characters are rejected with EINVAL and change nothing");
 	tap_ok(set("\n") == 0 && is("\n"), "writing an empty line turns it off");
 
+	/* an unprivileged task may read but not write it */
+	pid_t u = fork();
+
+	if (u == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		_exit(set("nobody\n") == -EACCES && is("\n") ? 0 : 1);
+	}
+	int ust = -1;
+	bool reaped = u > 0 && wait_pid_timeout(u, &ust, 10000) == 0;
+
+	tap_ok(reaped && WIFEXITED(ust) && WEXITSTATUS(ust) == 0 && is("\n"),
+	       "uid 65534 cannot write it (EACCES) and can read it (status %#x)", ust);
+
 	/* global OOM */
 	k0 = vmstat_get("oom_kill");
 	set("mnv-sm");

