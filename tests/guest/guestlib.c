@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
 #include <sys/swap.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -380,4 +382,32 @@ long long read_ll(const char *path)
 		v = -1;
 	free(s);
 	return v;
+}
+
+const char *const wait_mech_name[] = { "poll", "select", "epoll" };
+
+bool wait_readable(enum wait_mech m, int fd, int timeout_ms)
+{
+	if (m == WAIT_POLL) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		return poll(&p, 1, timeout_ms) == 1 && (p.revents & POLLIN);
+	}
+	if (m == WAIT_SELECT) {
+		struct timeval tv = { .tv_sec = timeout_ms / 1000,
+				      .tv_usec = (timeout_ms % 1000) * 1000 };
+		fd_set r;
+
+		FD_ZERO(&r);
+		FD_SET(fd, &r);
+		return select(fd + 1, &r, NULL, NULL, &tv) == 1 && FD_ISSET(fd, &r);
+	}
+	struct epoll_event ev = { .events = EPOLLIN }, got;
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+	bool r = ep >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) == 0 &&
+		 epoll_wait(ep, &got, 1, timeout_ms) == 1 && (got.events & EPOLLIN);
+
+	if (ep >= 0)
+		close(ep);
+	return r;
 }

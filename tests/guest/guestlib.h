@@ -58,7 +58,6 @@ void kill_reap(pid_t pid);
 int zram_swap_on(unsigned int mb);
 int zram_swap_off(void);
 
-#endif
 
 /* ---- /proc/zoneinfo ---- */
 #define MAX_ZONES 8
@@ -82,3 +81,11 @@ int zones_under_pressure(void);
 long long now_ms(void);
 /* a file holding one decimal number (sysfs); -1 if unreadable */
 long long read_ll(const char *path);
+
+/* ---- waiting on a file with poll(), select() or epoll ---- */
+enum wait_mech { WAIT_POLL, WAIT_SELECT, WAIT_EPOLL };
+extern const char *const wait_mech_name[];
+/* block until FD is readable or TIMEOUT_MS passes; true if readable */
+bool wait_readable(enum wait_mech m, int fd, int timeout_ms);
+
+#endif

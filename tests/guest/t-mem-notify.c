@@ -15,8 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -26,8 +24,7 @@
 #define SYSFS "/sys/kernel/mm/mem_notify/"
 #define WATCH_MS 120000
 
-enum mech { M_POLL, M_SELECT, M_EPOLL };
-static const char *const mech_name[] = { "poll", "select", "epoll" };
+#define mech_name wait_mech_name
 
 static bool readable_now(int fd)
 {
@@ -37,39 +34,22 @@ static bool readable_now(int fd)
 }
 
 /* child: wait on a fresh fd with MECH, report on OUT; exit 0 if woken readable */
-static int watcher(enum mech m, int out)
+static int watcher(enum wait_mech m, int out)
 {
-	int fd = open(DEV, O_RDONLY | O_CLOEXEC), r = -1;
+	int fd = open(DEV, O_RDONLY | O_CLOEXEC);
+	bool r;
 	char msg[64];
 
 	if (fd < 0)
 		return 2;
 	dprintf(out, "waiting\n");
-	if (m == M_POLL) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-
-		r = poll(&p, 1, WATCH_MS) == 1 && (p.revents & POLLIN);
-	} else if (m == M_SELECT) {
-		struct timeval tv = { .tv_sec = WATCH_MS / 1000 };
-		fd_set rfds;
-
-		FD_ZERO(&rfds);
-		FD_SET(fd, &rfds);
-		r = select(fd + 1, &rfds, NULL, NULL, &tv) == 1 && FD_ISSET(fd, &rfds);
-	} else {
-		struct epoll_event ev = { .events = EPOLLIN }, got;
-		int ep = epoll_create1(EPOLL_CLOEXEC);
-
-		if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0)
-			return 2;
-		r = epoll_wait(ep, &got, 1, WATCH_MS) == 1 && (got.events & EPOLLIN);
-	}
+	r = wait_readable(m, fd, WATCH_MS);
 	snprintf(msg, sizeof(msg), "%s %lld\n", r ? "woke" : "timeout", now_ms());
 	dprintf(out, "%s", msg);
 	return r ? 0 : 1;
 }
 
-static void scenario(const char *cfg, enum mech m, bool check_guard, bool loop)
+static void scenario(const char *cfg, enum wait_mech m, bool check_guard, bool loop)
 {
 	long long avail = meminfo_kb("MemAvailable") / 1024, total = meminfo_kb("MemTotal") / 1024;
 	char mb[24], fast[24], line[64];
@@ -198,7 +178,7 @@ static void churn(void)
 
 static void all_mechs(const char *cfg)
 {
-	for (int m = M_POLL; m <= M_EPOLL; m++)
+	for (int m = WAIT_POLL; m <= WAIT_EPOLL; m++)
 		scenario(cfg, m, false, false);
 }
 
@@ -254,7 +234,7 @@ int main(void)
 	if (zram_swap_on(96) < 0)
 		tap_bail("zram swap on");
 	all_mechs("zram");
-	scenario("zram+loop", M_POLL, true, true);
+	scenario("zram+loop", WAIT_POLL, true, true);
 
 	if (write_file("/sys/kernel/mm/lru_gen/enabled", "y") < 0)
 		tap_bail("enable MGLRU");

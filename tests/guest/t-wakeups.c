@@ -19,8 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/select.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -83,33 +81,9 @@ static int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-enum mech { M_POLL, M_SELECT, M_EPOLL };
-static const char *const mech_name[] = { "poll", "select", "epoll" };
+#define mech_name wait_mech_name
 
-/* block on a fresh /dev/mem_notify fd with MECH; true if woken readable */
-static bool wait_readable(enum mech m, int fd)
-{
-	if (m == M_POLL) {
-		struct pollfd pf = { .fd = fd, .events = POLLIN };
-
-		return poll(&pf, 1, 120000) == 1;
-	}
-	if (m == M_SELECT) {
-		struct timeval tv = { .tv_sec = 120 };
-		fd_set r;
-
-		FD_ZERO(&r);
-		FD_SET(fd, &r);
-		return select(fd + 1, &r, NULL, NULL, &tv) == 1;
-	}
-	struct epoll_event ev = { .events = EPOLLIN }, got;
-	int ep = epoll_create1(0);
-
-	return ep >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) == 0 &&
-	       epoll_wait(ep, &got, 1, 120000) == 1;
-}
-
-static void herd(enum mech m)
+static void herd(enum wait_mech m)
 {
 	pid_t kids[NR_POLLERS];
 	long long t[NR_POLLERS];
@@ -126,7 +100,7 @@ static void herd(enum mech m)
 
 			close(p[0]);
 			dprintf(p[1], "r\n");
-			if (fd < 0 || !wait_readable(m, fd))
+			if (fd < 0 || !wait_readable(m, fd, 120000))
 				_exit(1);
 			dprintf(p[1], "w %lld\n", now_ms());
 			pause();	/* stay a watcher until killed */
@@ -283,9 +257,9 @@ int main(void)
 	protect_self();
 	if (zram_swap_on(128) < 0)
 		tap_bail("zram swap on");
-	herd(M_POLL);
-	herd(M_SELECT);
-	herd(M_EPOLL);
+	herd(WAIT_POLL);
+	herd(WAIT_SELECT);
+	herd(WAIT_EPOLL);
 	fasync();
 	tap_ok(zram_swap_off() == 0, "swap off");
 	return tap_done();

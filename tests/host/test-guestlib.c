@@ -14,7 +14,10 @@ static char tmpl[] = "/tmp/mnotify-test-XXXXXX";
 
 static const char *write_tmp(const char *text)
 {
-	int fd = mkstemp(tmpl);
+	int fd;
+
+	strcpy(tmpl, "/tmp/mnotify-test-XXXXXX");
+	fd = mkstemp(tmpl);
 
 	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
 		tap_bail("mkstemp");
@@ -70,5 +73,50 @@ int main(void)
 		tap_bail("pipe");
 	tap_ok(read_line_timeout(pfd[0], line, sizeof(line), 50) == -1,
 	       "read_line_timeout: nothing written is a timeout (-1)");
+	/* zoneinfo_parse: populated and empty zones, the mem_notify field */
+	static const char zi[] =
+		"Node 0, zone      DMA\n  per-node stats\n      nr_inactive_anon 5\n"
+		"  pages free     3840\n        min      31\n        low      38\n"
+		"        high     45\n        spanned  4095\n        present  3998\n"
+		"  start_pfn:           1\n  mem_notify_status:   -1\n"
+		"Node 0, zone    DMA32\n  pages free     53400\n        high     680\n"
+		"        present  61408\n  mem_notify_status:   1\n"
+		"Node 0, zone   Normal\n  pages free     0\n        high     0\n"
+		"        present  0\n";
+	struct zone_state z[MAX_ZONES];
+	int n = zoneinfo_parse(zi, z, MAX_ZONES);
+
+	tap_ok(n == 3 && !strcmp(z[0].name, "DMA") && !strcmp(z[2].name, "Normal"),
+	       "zoneinfo_parse finds 3 zones (%d)", n);
+	tap_ok(n == 3 && z[0].free == 3840 && z[0].high == 45 && z[0].present == 3998 &&
+	       z[0].mem_notify == -1, "zoneinfo_parse: DMA free/high/present/status");
+	tap_ok(n == 3 && z[1].mem_notify == 1 && z[1].present == 61408,
+	       "zoneinfo_parse: DMA32 under pressure");
+	tap_ok(n == 3 && z[2].mem_notify == -2, "zoneinfo_parse: absent field is -2");
+	tap_ok(zoneinfo_parse(zi, z, 1) == 1, "zoneinfo_parse stops at max");
+
+	/* read_ll */
+	p = write_tmp("42\n");
+	tap_ok(read_ll(p) == 42, "read_ll reads a sysfs-style number");
+	unlink(p);
+	p = write_tmp("x\n");
+	tap_ok(read_ll(p) == -1, "read_ll: not a number is -1");
+	unlink(p);
+	tap_ok(read_ll("/nonexistent") == -1, "read_ll: unreadable is -1");
+
+	/* wait_readable on a pipe, each mechanism: times out empty, sees data */
+	for (int m = WAIT_POLL; m <= WAIT_EPOLL; m++) {
+		int q[2];
+
+		if (pipe(q))
+			tap_bail("pipe");
+		bool empty = wait_readable(m, q[0], 20);
+
+		tap_ok(write(q[1], "x", 1) == 1 && !empty && wait_readable(m, q[0], 1000),
+		       "wait_readable(%s): times out when empty, true with data",
+		       wait_mech_name[m]);
+		close(q[0]);
+		close(q[1]);
+	}
 	return tap_done();
 }
