@@ -20,10 +20,20 @@
 
 static int tap_failed;
 
+/* one TAP line: newlines inside the text (e.g. from captured output) become spaces */
 static void vline(const char *prefix, const char *fmt, va_list ap)
 {
+	char buf[2048];
+	size_t n;
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	for (n = 0; buf[n]; n++)
+		if (buf[n] == '\n' || buf[n] == '\r')
+			buf[n] = ' ';
+	while (n && buf[n - 1] == ' ')
+		buf[--n] = '\0';
 	fputs(prefix, stdout);
-	vfprintf(stdout, fmt, ap);
+	fputs(buf, stdout);
 	fputc('\n', stdout);
 	fflush(stdout);
 }

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Pure parsers of mem_notify messages: no socket, no allocation.  They
+ * use libnl's attribute parser with a policy and add what it leaves out:
+ * bounds of the netlink header against the buffer, leftover (truncated)
+ * attribute bytes, and the attributes each message needs.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+#include <linux/netlink.h>
+
+#include "internal.h"
+#include "uapi/linux/mem_notify.h"
+
+static struct nla_policy mnotify_policy[MEM_NOTIFY_A_MAX + 1] = {
+	[MEM_NOTIFY_A_SEQ]		= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_TIMESTAMP]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_NODE]		= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_ZONE]		= { .type = NLA_STRING,
+					    .maxlen = MNOTIFY_ZONE_NAME_MAX },
+	[MEM_NOTIFY_A_STATUS]		= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_FREE_PAGES]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_HIGH_WMARK]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_THRESHOLD]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_PID]		= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_TGID]		= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_UID]		= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_COMM]		= { .type = NLA_STRING,
+					    .maxlen = MNOTIFY_COMM_MAX },
+	[MEM_NOTIFY_A_POINTS]		= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_OOM_SCORE_ADJ]	= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_MATCHED]		= { .type = NLA_U8 },
+	[MEM_NOTIFY_A_CONSTRAINT]	= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_PAGES]		= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_OOM_VICTIM]	= { .type = NLA_STRING,
+					    .maxlen = MNOTIFY_COMM_MAX },
+	[MEM_NOTIFY_A_STATS_EVENTS]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_STATS_SENT]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_STATS_LOST]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_STATS_OVERRUN]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_STATS_WATCHERS]	= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_STATS_FASYNC_WATCHERS] = { .type = NLA_U32 },
+	[MEM_NOTIFY_A_STATS_ZONES_UNDER_PRESSURE] = { .type = NLA_U32 },
+	[MEM_NOTIFY_A_STATS_PRESSURE_SUBSCRIBERS] = { .type = NLA_U32 },
+	[MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS] = { .type = NLA_U32 },
+};
+
+/*
+ * Check the netlink and generic netlink headers of @msg against @len and
+ * @family, and parse its attributes into @tb.  Returns the command, or
+ * -ENOMSG (another family, a control message), -EBADMSG (malformed).
+ */
+static int mnotify_parse_msg(const void *msg, size_t len, uint16_t family,
+			     struct nlattr *tb[MEM_NOTIFY_A_MAX + 1])
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)msg;
+	struct genlmsghdr *gnlh;
+	struct nlattr *nla;
+	int rem, err;
+
+	if (!msg || ((uintptr_t)msg & (NLMSG_ALIGNTO - 1)))
+		return -EINVAL;
+	if (len < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
+	    nlh->nlmsg_len > len)
+		return -EBADMSG;
+	if (nlh->nlmsg_type != family)
+		return -ENOMSG;
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return -EBADMSG;
+
+	gnlh = nlmsg_data(nlh);
+	/* libnl ignores bytes after the last whole attribute: we do not */
+	nla_for_each_attr(nla, genlmsg_attrdata(gnlh, 0),
+			  genlmsg_attrlen(gnlh, 0), rem)
+		;
+	if (rem != 0)
+		return -EBADMSG;
+
+	err = genlmsg_parse(nlh, 0, tb, MEM_NOTIFY_A_MAX, mnotify_policy);
+	if (err < 0)
+		return -EBADMSG;
+	return gnlh->cmd;
+}
+
+static int has(struct nlattr *tb[], const int *need, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!tb[need[i]])
+			return 0;
+	return 1;
+}
+
+#define HAS(tb, ...) has(tb, (const int[]){ __VA_ARGS__ }, \
+			 sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int))
+
+static void get_string(char *dst, size_t size, struct nlattr *nla)
+{
+	size_t n = (size_t)nla_len(nla);
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, nla_data(nla), n);
+	dst[n] = '\0';
+}
+
+static uint64_t get_u64_or(struct nlattr *nla, uint64_t def)
+{
+	return nla ? nla_get_u64(nla) : def;
+}
+
+static uint32_t get_u32_or(struct nlattr *nla, uint32_t def)
+{
+	return nla ? nla_get_u32(nla) : def;
+}
+
+static void fill_zone(struct mnotify_zone *z, struct nlattr *tb[])
+{
+	memset(z, 0, sizeof(*z));
+	z->node = nla_get_u32(tb[MEM_NOTIFY_A_NODE]);
+	get_string(z->name, sizeof(z->name), tb[MEM_NOTIFY_A_ZONE]);
+	z->free_pages = nla_get_u64(tb[MEM_NOTIFY_A_FREE_PAGES]);
+	z->high_wmark = nla_get_u64(tb[MEM_NOTIFY_A_HIGH_WMARK]);
+	z->threshold = nla_get_u64(tb[MEM_NOTIFY_A_THRESHOLD]);
+}
+
+MNOTIFY_EXPORT
+int mnotify_parse_event(const void *msg, size_t len, uint16_t family,
+			struct mnotify_event *ev)
+{
+	struct nlattr *tb[MEM_NOTIFY_A_MAX + 1];
+	int cmd;
+
+	cmd = mnotify_parse_msg(msg, len, family, tb);
+	if (cmd < 0)
+		return cmd;
+	memset(ev, 0, sizeof(*ev));
+
+	switch (cmd) {
+	case MEM_NOTIFY_CMD_PRESSURE_ENTER:
+	case MEM_NOTIFY_CMD_PRESSURE_EXIT:
+		if (!HAS(tb, MEM_NOTIFY_A_SEQ, MEM_NOTIFY_A_TIMESTAMP,
+			 MEM_NOTIFY_A_NODE, MEM_NOTIFY_A_ZONE,
+			 MEM_NOTIFY_A_FREE_PAGES, MEM_NOTIFY_A_HIGH_WMARK,
+			 MEM_NOTIFY_A_THRESHOLD))
+			return -EBADMSG;
+		ev->type = cmd == MEM_NOTIFY_CMD_PRESSURE_ENTER ?
+			   MNOTIFY_EVENT_PRESSURE_ENTER :
+			   MNOTIFY_EVENT_PRESSURE_EXIT;
+		ev->group = MNOTIFY_GROUP_PRESSURE;
+		fill_zone(&ev->u.zone, tb);
+		ev->u.zone.status = cmd == MEM_NOTIFY_CMD_PRESSURE_ENTER ?
+				    MNOTIFY_ZONE_PRESSURE : MNOTIFY_ZONE_OK;
+		break;
+	case MEM_NOTIFY_CMD_OOM_VICTIM: {
+		struct mnotify_oom *o = &ev->u.oom;
+
+		if (!HAS(tb, MEM_NOTIFY_A_SEQ, MEM_NOTIFY_A_TIMESTAMP,
+			 MEM_NOTIFY_A_PID, MEM_NOTIFY_A_TGID,
+			 MEM_NOTIFY_A_COMM))
+			return -EBADMSG;
+		ev->type = MNOTIFY_EVENT_OOM_VICTIM;
+		ev->group = MNOTIFY_GROUP_OOM;
+		o->pid = nla_get_u32(tb[MEM_NOTIFY_A_PID]);
+		o->tgid = nla_get_u32(tb[MEM_NOTIFY_A_TGID]);
+		o->uid = get_u32_or(tb[MEM_NOTIFY_A_UID], UINT32_MAX);
+		get_string(o->comm, sizeof(o->comm), tb[MEM_NOTIFY_A_COMM]);
+		o->has_points = tb[MEM_NOTIFY_A_POINTS] != NULL;
+		o->points = (int64_t)get_u64_or(tb[MEM_NOTIFY_A_POINTS], 0);
+		o->oom_score_adj =
+			(int32_t)get_u32_or(tb[MEM_NOTIFY_A_OOM_SCORE_ADJ], 0);
+		o->matched = tb[MEM_NOTIFY_A_MATCHED] &&
+			     nla_get_u8(tb[MEM_NOTIFY_A_MATCHED]);
+		o->constraint = get_u32_or(tb[MEM_NOTIFY_A_CONSTRAINT],
+					   MNOTIFY_CONSTRAINT_NONE);
+		o->pages = get_u64_or(tb[MEM_NOTIFY_A_PAGES], 0);
+		break;
+	}
+	default:
+		return -ENOMSG;
+	}
+	ev->seq = nla_get_u64(tb[MEM_NOTIFY_A_SEQ]);
+	ev->timestamp_ns = nla_get_u64(tb[MEM_NOTIFY_A_TIMESTAMP]);
+	return 0;
+}
+
+MNOTIFY_EXPORT
+int mnotify_parse_zone(const void *msg, size_t len, uint16_t family,
+		       struct mnotify_zone *zone, uint64_t *seq)
+{
+	struct nlattr *tb[MEM_NOTIFY_A_MAX + 1];
+	int cmd;
+
+	cmd = mnotify_parse_msg(msg, len, family, tb);
+	if (cmd < 0)
+		return cmd;
+	if (cmd != MEM_NOTIFY_CMD_GET_ZONES)
+		return -ENOMSG;
+	if (!HAS(tb, MEM_NOTIFY_A_NODE, MEM_NOTIFY_A_ZONE, MEM_NOTIFY_A_STATUS,
+		 MEM_NOTIFY_A_FREE_PAGES, MEM_NOTIFY_A_HIGH_WMARK,
+		 MEM_NOTIFY_A_THRESHOLD))
+		return -EBADMSG;
+	fill_zone(zone, tb);
+	zone->status = (int32_t)nla_get_u32(tb[MEM_NOTIFY_A_STATUS]);
+	if (seq)
+		*seq = get_u64_or(tb[MEM_NOTIFY_A_SEQ], 0);
+	return 0;
+}
+
+MNOTIFY_EXPORT
+int mnotify_parse_stats(const void *msg, size_t len, uint16_t family,
+			struct mnotify_stats *st)
+{
+	struct nlattr *tb[MEM_NOTIFY_A_MAX + 1];
+	int cmd;
+
+	cmd = mnotify_parse_msg(msg, len, family, tb);
+	if (cmd < 0)
+		return cmd;
+	if (cmd != MEM_NOTIFY_CMD_GET_STATS)
+		return -ENOMSG;
+	st->events = get_u64_or(tb[MEM_NOTIFY_A_STATS_EVENTS], 0);
+	st->sent = get_u64_or(tb[MEM_NOTIFY_A_STATS_SENT], 0);
+	st->lost = get_u64_or(tb[MEM_NOTIFY_A_STATS_LOST], 0);
+	st->overrun = get_u64_or(tb[MEM_NOTIFY_A_STATS_OVERRUN], 0);
+	st->watchers = get_u32_or(tb[MEM_NOTIFY_A_STATS_WATCHERS], 0);
+	st->fasync_watchers =
+		get_u32_or(tb[MEM_NOTIFY_A_STATS_FASYNC_WATCHERS], 0);
+	st->zones_under_pressure =
+		get_u32_or(tb[MEM_NOTIFY_A_STATS_ZONES_UNDER_PRESSURE], 0);
+	st->pressure_subscribers =
+		get_u32_or(tb[MEM_NOTIFY_A_STATS_PRESSURE_SUBSCRIBERS], 0);
+	st->oom_subscribers =
+		get_u32_or(tb[MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS], 0);
+	return 0;
+}
+
+MNOTIFY_EXPORT
+int mnotify_parse_oom_victim(const void *msg, size_t len, uint16_t family,
+			     char name[MNOTIFY_COMM_MAX])
+{
+	struct nlattr *tb[MEM_NOTIFY_A_MAX + 1];
+	int cmd;
+
+	cmd = mnotify_parse_msg(msg, len, family, tb);
+	if (cmd < 0)
+		return cmd;
+	if (cmd != MEM_NOTIFY_CMD_GET_OOM_VICTIM)
+		return -ENOMSG;
+	if (!tb[MEM_NOTIFY_A_OOM_VICTIM])
+		return -EBADMSG;
+	get_string(name, MNOTIFY_COMM_MAX, tb[MEM_NOTIFY_A_OOM_VICTIM]);
+	return 0;
+}
+
+MNOTIFY_EXPORT
+int mnotify_parse_ack(const void *msg, size_t len, int *error,
+		      char *msgbuf, size_t msgbuf_len)
+{
+	const struct nlmsghdr *nlh = msg;
+	const struct nlmsgerr *e;
+	size_t off, end;
+
+	if (msgbuf && msgbuf_len)
+		msgbuf[0] = '\0';
+	if (!msg || ((uintptr_t)msg & (NLMSG_ALIGNTO - 1)))
+		return -EINVAL;
+	if (len < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
+	    nlh->nlmsg_len > len)
+		return -EBADMSG;
+	if (nlh->nlmsg_type != NLMSG_ERROR)
+		return -ENOMSG;
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*e))
+		return -EBADMSG;
+	e = NLMSG_DATA(nlh);
+	*error = e->error;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return 0;
+	/* the request comes back whole unless NLM_F_CAPPED */
+	off = NLMSG_HDRLEN + sizeof(*e);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+		if (e->msg.nlmsg_len < NLMSG_HDRLEN)
+			return -EBADMSG;
+		off += NLMSG_ALIGN(e->msg.nlmsg_len) - NLMSG_HDRLEN;
+	}
+	end = nlh->nlmsg_len;
+	while (off + NLA_HDRLEN <= end) {
+		const struct nlattr *a = (const void *)((const char *)msg + off);
+
+		if (a->nla_len < NLA_HDRLEN || off + a->nla_len > end)
+			return -EBADMSG;
+		if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG &&
+		    msgbuf && msgbuf_len) {
+			size_t n = a->nla_len - NLA_HDRLEN;
+			const char *s = (const char *)a + NLA_HDRLEN;
+
+			n = strnlen(s, n);
+			if (n >= msgbuf_len)
+				n = msgbuf_len - 1;
+			memcpy(msgbuf, s, n);
+			msgbuf[n] = '\0';
+		}
+		off += NLA_ALIGN(a->nla_len);
+	}
+	return 0;
+}
+
+int mnotify__seq_check(uint64_t *last, uint64_t seq, uint64_t *missed)
+{
+	*missed = 0;
+	if (*last && seq <= *last)
+		return 0;
+	if (*last)
+		*missed = seq - *last - 1;
+	*last = seq;
+	return 1;
+}
+
+unsigned int mnotify__event_group(enum mnotify_event_type type)
+{
+	switch (type) {
+	case MNOTIFY_EVENT_PRESSURE_ENTER:
+	case MNOTIFY_EVENT_PRESSURE_EXIT:
+	case MNOTIFY_EVENT_ZONE_STATE:
+		return MNOTIFY_GROUP_PRESSURE;
+	case MNOTIFY_EVENT_OOM_VICTIM:
+		return MNOTIFY_GROUP_OOM;
+	default:
+		return 0;
+	}
+}
+
+MNOTIFY_EXPORT
+const char *mnotify_event_name(enum mnotify_event_type type)
+{
+	switch (type) {
+	case MNOTIFY_EVENT_PRESSURE_ENTER:
+		return "enter";
+	case MNOTIFY_EVENT_PRESSURE_EXIT:
+		return "exit";
+	case MNOTIFY_EVENT_OOM_VICTIM:
+		return "oom";
+	case MNOTIFY_EVENT_CHARDEV:
+		return "chardev";
+	case MNOTIFY_EVENT_LOST:
+		return "lost";
+	case MNOTIFY_EVENT_ZONE_STATE:
+		return "zone";
+	}
+	return "unknown";
+}
+
+MNOTIFY_EXPORT
+const char *mnotify_constraint_name(uint32_t constraint)
+{
+	static const char *const names[] = {
+		[MNOTIFY_CONSTRAINT_NONE] = "none",
+		[MNOTIFY_CONSTRAINT_CPUSET] = "cpuset",
+		[MNOTIFY_CONSTRAINT_MEMPOLICY] = "mempolicy",
+		[MNOTIFY_CONSTRAINT_MEMCG] = "memcg",
+	};
+
+	return constraint < sizeof(names) / sizeof(names[0]) ?
+	       names[constraint] : "unknown";
+}

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of libmnotify-nl's pure parts: every message and attribute
+ * the kernel sends, malformed and truncated messages, unknown attributes,
+ * extended acks, sequence-gap tracking.  Messages are built by hand here,
+ * byte by byte, not with libnl, so the tests do not share the library's
+ * assumptions.
+ */
+#define _GNU_SOURCE
+#include "guestlib.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include "internal.h"
+#include "mnotify.h"
+#include "uapi/linux/mem_notify.h"
+
+#define FAM 0x1c
+
+struct mb {
+	union {
+		struct nlmsghdr hdr;
+		unsigned char b[4096];
+	} u;
+	size_t len;
+};
+
+static void mb_init(struct mb *m, uint16_t type, uint8_t cmd)
+{
+	struct genlmsghdr g = { .cmd = cmd, .version = 1 };
+
+	memset(m, 0, sizeof(*m));
+	m->u.hdr.nlmsg_type = type;
+	m->len = NLMSG_HDRLEN;
+	memcpy(m->u.b + m->len, &g, sizeof(g));
+	m->len += GENL_HDRLEN;
+	m->u.hdr.nlmsg_len = (uint32_t)m->len;
+}
+
+static void mb_attr(struct mb *m, uint16_t type, const void *data, size_t n)
+{
+	struct nlattr a = { .nla_len = (uint16_t)(NLA_HDRLEN + n),
+			    .nla_type = type };
+
+	memcpy(m->u.b + m->len, &a, sizeof(a));
+	memcpy(m->u.b + m->len + NLA_HDRLEN, data, n);
+	m->len += NLA_ALIGN(NLA_HDRLEN + n);
+	m->u.hdr.nlmsg_len = (uint32_t)m->len;
+}
+
+static void mb_u64(struct mb *m, uint16_t t, uint64_t v) { mb_attr(m, t, &v, 8); }
+static void mb_u32(struct mb *m, uint16_t t, uint32_t v) { mb_attr(m, t, &v, 4); }
+static void mb_u8(struct mb *m, uint16_t t, uint8_t v) { mb_attr(m, t, &v, 1); }
+static void mb_str(struct mb *m, uint16_t t, const char *s)
+{
+	mb_attr(m, t, s, strlen(s) + 1);
+}
+
+/* a pressure event as the kernel builds it; skip attribute @skip */
+static void mb_pressure(struct mb *m, uint8_t cmd, int skip)
+{
+	mb_init(m, FAM, cmd);
+	if (skip != MEM_NOTIFY_A_SEQ)
+		mb_u64(m, MEM_NOTIFY_A_SEQ, 42);
+	if (skip != MEM_NOTIFY_A_TIMESTAMP)
+		mb_u64(m, MEM_NOTIFY_A_TIMESTAMP, 123456789012ull);
+	if (skip != MEM_NOTIFY_A_NODE)
+		mb_u32(m, MEM_NOTIFY_A_NODE, 1);
+	if (skip != MEM_NOTIFY_A_ZONE)
+		mb_str(m, MEM_NOTIFY_A_ZONE, "DMA32");
+	if (skip != MEM_NOTIFY_A_FREE_PAGES)
+		mb_u64(m, MEM_NOTIFY_A_FREE_PAGES, 1401);
+	if (skip != MEM_NOTIFY_A_HIGH_WMARK)
+		mb_u64(m, MEM_NOTIFY_A_HIGH_WMARK, 729);
+	if (skip != MEM_NOTIFY_A_THRESHOLD)
+		mb_u64(m, MEM_NOTIFY_A_THRESHOLD, 1458);
+}
+
+static void mb_oom(struct mb *m, int with_points)
+{
+	mb_init(m, FAM, MEM_NOTIFY_CMD_OOM_VICTIM);
+	mb_u64(m, MEM_NOTIFY_A_SEQ, 7);
+	mb_u64(m, MEM_NOTIFY_A_TIMESTAMP, 99);
+	mb_u32(m, MEM_NOTIFY_A_PID, 214);
+	mb_u32(m, MEM_NOTIFY_A_TGID, 210);
+	mb_u32(m, MEM_NOTIFY_A_UID, 65534);
+	mb_str(m, MEM_NOTIFY_A_COMM, "cache-worker");
+	if (with_points)
+		mb_u64(m, MEM_NOTIFY_A_POINTS, (uint64_t)-5);
+	mb_u32(m, MEM_NOTIFY_A_OOM_SCORE_ADJ, (uint32_t)-300);
+	mb_u8(m, MEM_NOTIFY_A_MATCHED, 1);
+	mb_u32(m, MEM_NOTIFY_A_CONSTRAINT, MEM_NOTIFY_OOM_CONSTRAINT_MEMCG);
+	mb_u64(m, MEM_NOTIFY_A_PAGES, 61230);
+}
+
+static int parse(struct mb *m, struct mnotify_event *ev)
+{
+	return mnotify_parse_event(m->u.b, m->len, FAM, ev);
+}
+
+static void test_events(void)
+{
+	struct mnotify_event ev;
+	struct mb m;
+	int i, ok;
+
+	mb_pressure(&m, MEM_NOTIFY_CMD_PRESSURE_ENTER, -1);
+	tap_ok(parse(&m, &ev) == 0, "pressure enter parses");
+	tap_ok(ev.type == MNOTIFY_EVENT_PRESSURE_ENTER &&
+	       ev.group == MNOTIFY_GROUP_PRESSURE && ev.seq == 42 &&
+	       ev.timestamp_ns == 123456789012ull,
+	       "enter: type, group, seq, timestamp");
+	tap_ok(ev.u.zone.node == 1 && !strcmp(ev.u.zone.name, "DMA32") &&
+	       ev.u.zone.free_pages == 1401 && ev.u.zone.high_wmark == 729 &&
+	       ev.u.zone.threshold == 1458 &&
+	       ev.u.zone.status == MNOTIFY_ZONE_PRESSURE,
+	       "enter: node, zone, free, high, threshold, status 1");
+
+	mb_pressure(&m, MEM_NOTIFY_CMD_PRESSURE_EXIT, -1);
+	tap_ok(parse(&m, &ev) == 0 && ev.type == MNOTIFY_EVENT_PRESSURE_EXIT &&
+	       ev.u.zone.status == MNOTIFY_ZONE_OK, "pressure exit parses, status 0");
+
+	ok = 1;
+	for (i = MEM_NOTIFY_A_SEQ; i <= MEM_NOTIFY_A_THRESHOLD; i++) {
+		if (i == MEM_NOTIFY_A_STATUS)
+			continue;
+		mb_pressure(&m, MEM_NOTIFY_CMD_PRESSURE_ENTER, i);
+		if (parse(&m, &ev) != -EBADMSG) {
+			tap_diag("missing attribute %d not rejected", i);
+			ok = 0;
+		}
+	}
+	tap_ok(ok, "pressure event without any one of its 7 attributes: -EBADMSG");
+
+	mb_oom(&m, 1);
+	tap_ok(parse(&m, &ev) == 0 && ev.type == MNOTIFY_EVENT_OOM_VICTIM &&
+	       ev.group == MNOTIFY_GROUP_OOM && ev.seq == 7 &&
+	       ev.timestamp_ns == 99, "oom event parses: type, group, seq, ts");
+	tap_ok(ev.u.oom.pid == 214 && ev.u.oom.tgid == 210 &&
+	       ev.u.oom.uid == 65534 && !strcmp(ev.u.oom.comm, "cache-worker"),
+	       "oom: pid, tgid, uid, comm");
+	tap_ok(ev.u.oom.has_points && ev.u.oom.points == -5 &&
+	       ev.u.oom.oom_score_adj == -300 && ev.u.oom.matched == 1 &&
+	       ev.u.oom.constraint == MNOTIFY_CONSTRAINT_MEMCG &&
+	       ev.u.oom.pages == 61230,
+	       "oom: signed points and adj, matched, constraint, pages");
+	mb_oom(&m, 0);
+	tap_ok(parse(&m, &ev) == 0 && !ev.u.oom.has_points,
+	       "oom without POINTS (oom.group member): has_points 0");
+}
+
+static void test_malformed(void)
+{
+	struct mnotify_event ev;
+	struct mb m, t;
+	size_t l;
+	int ok, r;
+
+	mb_pressure(&m, MEM_NOTIFY_CMD_PRESSURE_ENTER, -1);
+
+	/* every shorter length, with nlmsg_len told the truth */
+	ok = 1;
+	for (l = 0; l < m.len; l++) {
+		t = m;
+		t.u.hdr.nlmsg_len = (uint32_t)l;
+		t.len = l;
+		r = parse(&t, &ev);
+		if (r != -EBADMSG) {
+			tap_diag("truncated to %zu bytes: %d", l, r);
+			ok = 0;
+		}
+	}
+	tap_ok(ok, "every truncation of an event: -EBADMSG");
+
+	ok = 1;
+	for (l = 0; l < m.len; l++) {
+		if (mnotify_parse_event(m.u.b, l, FAM, &ev) != -EBADMSG)
+			ok = 0;
+	}
+	tap_ok(ok, "buffer shorter than nlmsg_len: -EBADMSG");
+
+	t = m;
+	t.u.b[NLMSG_HDRLEN + GENL_HDRLEN] = 0xff;	/* first nla_len */
+	t.u.b[NLMSG_HDRLEN + GENL_HDRLEN + 1] = 0x0f;
+	tap_ok(parse(&t, &ev) == -EBADMSG, "attribute longer than the message: -EBADMSG");
+
+	t = m;
+	t.u.b[NLMSG_HDRLEN + GENL_HDRLEN] = 2;		/* nla_len < header */
+	t.u.b[NLMSG_HDRLEN + GENL_HDRLEN + 1] = 0;
+	tap_ok(parse(&t, &ev) == -EBADMSG, "attribute shorter than its header: -EBADMSG");
+
+	mb_init(&t, FAM, MEM_NOTIFY_CMD_PRESSURE_ENTER);
+	mb_u64(&t, MEM_NOTIFY_A_SEQ, 1);
+	mb_u64(&t, MEM_NOTIFY_A_TIMESTAMP, 1);
+	mb_attr(&t, MEM_NOTIFY_A_NODE, "\1\0", 2);	/* u32 in 2 bytes */
+	mb_str(&t, MEM_NOTIFY_A_ZONE, "DMA32");
+	mb_u64(&t, MEM_NOTIFY_A_FREE_PAGES, 1);
+	mb_u64(&t, MEM_NOTIFY_A_HIGH_WMARK, 1);
+	mb_u64(&t, MEM_NOTIFY_A_THRESHOLD, 1);
+	tap_ok(parse(&t, &ev) == -EBADMSG, "u32 attribute of 2 bytes (wrong type): -EBADMSG");
+
+	mb_init(&t, FAM, MEM_NOTIFY_CMD_PRESSURE_ENTER);
+	mb_u64(&t, MEM_NOTIFY_A_SEQ, 1);
+	mb_u64(&t, MEM_NOTIFY_A_TIMESTAMP, 1);
+	mb_u32(&t, MEM_NOTIFY_A_NODE, 0);
+	mb_attr(&t, MEM_NOTIFY_A_ZONE, "DMA32", 5);	/* no NUL */
+	mb_u64(&t, MEM_NOTIFY_A_FREE_PAGES, 1);
+	mb_u64(&t, MEM_NOTIFY_A_HIGH_WMARK, 1);
+	mb_u64(&t, MEM_NOTIFY_A_THRESHOLD, 1);
+	tap_ok(parse(&t, &ev) == -EBADMSG, "zone name without NUL: -EBADMSG");
+
+	mb_init(&t, FAM, MEM_NOTIFY_CMD_OOM_VICTIM);
+	mb_u64(&t, MEM_NOTIFY_A_SEQ, 1);
+	mb_u64(&t, MEM_NOTIFY_A_TIMESTAMP, 1);
+	mb_u32(&t, MEM_NOTIFY_A_PID, 1);
+	mb_u32(&t, MEM_NOTIFY_A_TGID, 1);
+	mb_str(&t, MEM_NOTIFY_A_COMM, "a-name-longer-than-fifteen");
+	tap_ok(parse(&t, &ev) == -EBADMSG, "comm longer than TASK_COMM_LEN: -EBADMSG");
+
+	t = m;
+	mb_u32(&t, 200, 5);
+	mb_u64(&t, MEM_NOTIFY_A_MAX + 1, 5);
+	mb_attr(&t, 0, "", 0);
+	tap_ok(parse(&t, &ev) == 0 && ev.u.zone.free_pages == 1401,
+	       "unknown attributes (types 0, MAX+1, 200) are ignored");
+
+	tap_ok(mnotify_parse_event(m.u.b, m.len, FAM + 1, &ev) == -ENOMSG,
+	       "another family: -ENOMSG");
+	mb_pressure(&t, MEM_NOTIFY_CMD_GET_STATS, -1);
+	tap_ok(parse(&t, &ev) == -ENOMSG, "a reply command is not an event: -ENOMSG");
+	mb_pressure(&t, 250, -1);
+	tap_ok(parse(&t, &ev) == -ENOMSG, "unknown command: -ENOMSG");
+	tap_ok(mnotify_parse_event(m.u.b + 1, m.len - 1, FAM, &ev) == -EINVAL,
+	       "misaligned buffer: -EINVAL");
+	tap_ok(mnotify_parse_event(NULL, 0, FAM, &ev) == -EINVAL, "NULL: -EINVAL");
+}
+
+static void test_replies(void)
+{
+	struct mnotify_stats st;
+	struct mnotify_event ev;
+	struct mnotify_zone z;
+	char name[MNOTIFY_COMM_MAX];
+	uint64_t seq = 0;
+	struct mb m;
+
+	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_ZONES);
+	mb_u64(&m, MEM_NOTIFY_A_SEQ, 17);
+	mb_u32(&m, MEM_NOTIFY_A_STATUS, (uint32_t)-1);
+	mb_u32(&m, MEM_NOTIFY_A_NODE, 0);
+	mb_str(&m, MEM_NOTIFY_A_ZONE, "DMA");
+	mb_u64(&m, MEM_NOTIFY_A_FREE_PAGES, 3000);
+	mb_u64(&m, MEM_NOTIFY_A_HIGH_WMARK, 8);
+	mb_u64(&m, MEM_NOTIFY_A_THRESHOLD, 16);
+	tap_ok(mnotify_parse_zone(m.u.b, m.len, FAM, &z, &seq) == 0 &&
+	       z.status == -1 && !strcmp(z.name, "DMA") && z.free_pages == 3000 &&
+	       z.high_wmark == 8 && z.threshold == 16 && seq == 17,
+	       "zone dump message: status -1, fields, seq");
+	tap_ok(mnotify_parse_event(m.u.b, m.len, FAM, &ev) == -ENOMSG,
+	       "zone dump message is not an event");
+
+	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_ZONES);
+	mb_u32(&m, MEM_NOTIFY_A_NODE, 0);
+	mb_str(&m, MEM_NOTIFY_A_ZONE, "DMA");
+	tap_ok(mnotify_parse_zone(m.u.b, m.len, FAM, &z, &seq) == -EBADMSG,
+	       "zone dump message without STATUS: -EBADMSG");
+
+	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_STATS);
+	mb_u64(&m, MEM_NOTIFY_A_STATS_EVENTS, 1);
+	mb_u64(&m, MEM_NOTIFY_A_STATS_SENT, 2);
+	mb_u64(&m, MEM_NOTIFY_A_STATS_LOST, 3);
+	mb_u64(&m, MEM_NOTIFY_A_STATS_OVERRUN, 4);
+	mb_u32(&m, MEM_NOTIFY_A_STATS_WATCHERS, 5);
+	mb_u32(&m, MEM_NOTIFY_A_STATS_FASYNC_WATCHERS, 6);
+	mb_u32(&m, MEM_NOTIFY_A_STATS_ZONES_UNDER_PRESSURE, 7);
+	mb_u32(&m, MEM_NOTIFY_A_STATS_PRESSURE_SUBSCRIBERS, 8);
+	mb_u32(&m, MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS, 9);
+	tap_ok(mnotify_parse_stats(m.u.b, m.len, FAM, &st) == 0 &&
+	       st.events == 1 && st.sent == 2 && st.lost == 3 && st.overrun == 4 &&
+	       st.watchers == 5 && st.fasync_watchers == 6 &&
+	       st.zones_under_pressure == 7 && st.pressure_subscribers == 8 &&
+	       st.oom_subscribers == 9, "stats reply: all 9 counters");
+
+	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_OOM_VICTIM);
+	mb_str(&m, MEM_NOTIFY_A_OOM_VICTIM, "java");
+	tap_ok(mnotify_parse_oom_victim(m.u.b, m.len, FAM, name) == 0 &&
+	       !strcmp(name, "java"), "oom_victim reply");
+	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_OOM_VICTIM);
+	tap_ok(mnotify_parse_oom_victim(m.u.b, m.len, FAM, name) == -EBADMSG,
+	       "oom_victim reply without the attribute: -EBADMSG");
+}
+
+/* an NLMSG_ERROR as the kernel sends it */
+static void mb_err(struct mb *m, int error, int capped, const char *text)
+{
+	struct nlmsgerr e;
+	struct nlmsghdr req = { .nlmsg_len = NLMSG_HDRLEN + 8, .nlmsg_type = FAM };
+
+	memset(m, 0, sizeof(*m));
+	memset(&e, 0, sizeof(e));
+	e.error = error;
+	e.msg = req;
+	m->u.hdr.nlmsg_type = NLMSG_ERROR;
+	m->u.hdr.nlmsg_flags = (uint16_t)((capped ? NLM_F_CAPPED : 0) |
+					  (text ? NLM_F_ACK_TLVS : 0));
+	m->len = NLMSG_HDRLEN;
+	memcpy(m->u.b + m->len, &e, sizeof(e));
+	m->len += sizeof(e);
+	if (!capped)
+		m->len += 8;		/* the request's payload */
+	m->u.hdr.nlmsg_len = (uint32_t)m->len;
+	if (text)
+		mb_attr(m, NLMSGERR_ATTR_MSG, text, strlen(text) + 1);
+}
+
+static void test_acks(void)
+{
+	char msg[64];
+	struct mb m;
+	int err = 1;
+
+	mb_err(&m, -EINVAL, 1, "oom_victim is longer than 15 bytes");
+	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == 0 &&
+	       err == -EINVAL && !strcmp(msg, "oom_victim is longer than 15 bytes"),
+	       "capped error with extack: errno and message");
+	mb_err(&m, -EPERM, 0, "needs CAP_SYS_ADMIN");
+	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == 0 &&
+	       err == -EPERM && !strcmp(msg, "needs CAP_SYS_ADMIN"),
+	       "uncapped error (request echoed) with extack");
+	mb_err(&m, 0, 1, NULL);
+	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == 0 &&
+	       err == 0 && msg[0] == '\0', "plain ack: 0, no message");
+	mb_err(&m, -EOPNOTSUPP, 1, "Unknown command");
+	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, 8) == 0 &&
+	       err == -EOPNOTSUPP && !strcmp(msg, "Unknown"),
+	       "message truncated to the caller's buffer");
+	mb_err(&m, -EINVAL, 1, "x");
+	m.u.b[m.len - 8] = 200;			/* TLV longer than the message */
+	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == -EBADMSG,
+	       "extack TLV past the end: -EBADMSG");
+	mb_err(&m, -EINVAL, 1, NULL);
+	m.u.hdr.nlmsg_len = NLMSG_HDRLEN + 2;
+	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == -EBADMSG,
+	       "error message too short for struct nlmsgerr: -EBADMSG");
+	mb_pressure(&m, MEM_NOTIFY_CMD_PRESSURE_ENTER, -1);
+	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == -ENOMSG,
+	       "not an NLMSG_ERROR: -ENOMSG");
+}
+
+static void test_seq(void)
+{
+	uint64_t last = 0, missed = 99;
+
+	tap_ok(mnotify__seq_check(&last, 5, &missed) == 1 && missed == 0 && last == 5,
+	       "first event: no baseline, nothing missed");
+	tap_ok(mnotify__seq_check(&last, 6, &missed) == 1 && missed == 0,
+	       "next in sequence: nothing missed");
+	tap_ok(mnotify__seq_check(&last, 9, &missed) == 1 && missed == 2 && last == 9,
+	       "gap 6 -> 9: 2 missed");
+	tap_ok(mnotify__seq_check(&last, 9, &missed) == 0 &&
+	       mnotify__seq_check(&last, 3, &missed) == 0 && last == 9,
+	       "duplicate and older (covered by a resync) are dropped");
+	tap_ok(mnotify__event_group(MNOTIFY_EVENT_OOM_VICTIM) == MNOTIFY_GROUP_OOM &&
+	       mnotify__event_group(MNOTIFY_EVENT_PRESSURE_EXIT) == MNOTIFY_GROUP_PRESSURE &&
+	       mnotify__event_group(MNOTIFY_EVENT_CHARDEV) == 0, "event groups");
+	tap_ok(!strcmp(mnotify_event_name(MNOTIFY_EVENT_PRESSURE_ENTER), "enter") &&
+	       !strcmp(mnotify_event_name(MNOTIFY_EVENT_LOST), "lost") &&
+	       !strcmp(mnotify_event_name((enum mnotify_event_type)77), "unknown") &&
+	       !strcmp(mnotify_constraint_name(MNOTIFY_CONSTRAINT_MEMCG), "memcg") &&
+	       !strcmp(mnotify_constraint_name(9), "unknown"), "names");
+}
+
+int main(void)
+{
+	test_events();
+	test_malformed();
+	test_replies();
+	test_acks();
+	test_seq();
+	return tap_done();
+}

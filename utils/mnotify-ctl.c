@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mnotify-ctl: commands of the mem_notify netlink family.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mnotify.h"
+#include "clicommon.h"
+
+#define EXIT_USAGE 2
+
+static const char usage_text[] =
+"Usage: mnotify-ctl [-j] COMMAND\n"
+"Query and set the kernel's memory notification (mem_notify) state.\n"
+"\n"
+"Commands:\n"
+"  get oom_victim        print vm.oom_victim (empty line: off)\n"
+"  set oom_victim NAME   OOM-kill tasks whose name contains NAME first\n"
+"                        (at most 15 bytes; needs CAP_SYS_ADMIN)\n"
+"  clear oom_victim      turn the preference off (CAP_SYS_ADMIN)\n"
+"  zones                 each zone's pressure state and free pages\n"
+"  stats                 event, loss, watcher and subscriber counters\n"
+"\n"
+"Options:\n"
+"  -j, --json            print one JSON object per line\n"
+"  -h, --help            show this help and exit\n"
+"\n"
+"Errors print one line with the kernel's explanation, e.g.\n"
+"  mnotify-ctl: set oom_victim: Invalid argument (oom_victim is longer than 15 bytes)\n"
+"Exit status: 0 success, 1 the command failed, 2 usage error.\n";
+
+static int json;
+
+static int fail(struct mnotify *h, const char *what, int err)
+{
+	const char *ack = h ? mnotify_ext_ack(h) : "";
+
+	if (ack[0])
+		fprintf(stderr, "mnotify-ctl: %s: %s (%s)\n", what,
+			strerror(-err), ack);
+	else
+		fprintf(stderr, "mnotify-ctl: %s: %s\n", what, strerror(-err));
+	return 1;
+}
+
+static int cmd_get(struct mnotify *h)
+{
+	char name[MNOTIFY_COMM_MAX], s[MNOTIFY_COMM_MAX * 6 + 3];
+	int err = mnotify_get_oom_victim(h, name);
+
+	if (err)
+		return fail(h, "get oom_victim", err);
+	if (json) {
+		cli_json_string(s, sizeof(s), name);
+		printf("{\"oom_victim\":%s}\n", s);
+	} else {
+		printf("%s\n", name);
+	}
+	return 0;
+}
+
+static int cmd_set(struct mnotify *h, const char *name, const char *what)
+{
+	int err = mnotify_set_oom_victim(h, name);
+
+	if (err)
+		return fail(h, what, err);
+	return 0;
+}
+
+static int cmd_zones(struct mnotify *h)
+{
+	struct mnotify_zone z[64];
+	char s[MNOTIFY_ZONE_NAME_MAX * 6 + 3];
+	uint64_t seq;
+	int n, i;
+
+	n = mnotify_get_zones(h, z, 64, &seq);
+	if (n < 0)
+		return fail(h, "zones", n);
+	if (n > 64)
+		n = 64;
+	if (!json)
+		printf("%-4s %-8s %6s %10s %10s %10s\n", "node", "zone",
+		       "status", "free", "high", "threshold");
+	for (i = 0; i < n; i++) {
+		if (json) {
+			cli_json_string(s, sizeof(s), z[i].name);
+			printf("{\"node\":%u,\"zone\":%s,\"status\":%d,\"free_pages\":%llu,\"high_wmark\":%llu,\"threshold\":%llu,\"seq\":%llu}\n",
+			       z[i].node, s, z[i].status,
+			       (unsigned long long)z[i].free_pages,
+			       (unsigned long long)z[i].high_wmark,
+			       (unsigned long long)z[i].threshold,
+			       (unsigned long long)seq);
+		} else {
+			printf("%-4u %-8s %6d %10llu %10llu %10llu\n",
+			       z[i].node, z[i].name, z[i].status,
+			       (unsigned long long)z[i].free_pages,
+			       (unsigned long long)z[i].high_wmark,
+			       (unsigned long long)z[i].threshold);
+		}
+	}
+	return 0;
+}
+
+static int cmd_stats(struct mnotify *h)
+{
+	struct mnotify_stats st;
+	int err = mnotify_get_stats(h, &st);
+
+	if (err)
+		return fail(h, "stats", err);
+	if (json) {
+		printf("{\"events\":%llu,\"sent\":%llu,\"lost\":%llu,\"overrun\":%llu,\"watchers\":%u,\"fasync_watchers\":%u,\"zones_under_pressure\":%u,\"pressure_subscribers\":%u,\"oom_subscribers\":%u}\n",
+		       (unsigned long long)st.events,
+		       (unsigned long long)st.sent,
+		       (unsigned long long)st.lost,
+		       (unsigned long long)st.overrun, st.watchers,
+		       st.fasync_watchers, st.zones_under_pressure,
+		       st.pressure_subscribers, st.oom_subscribers);
+		return 0;
+	}
+	printf("events %llu\nsent %llu\nlost %llu\noverrun %llu\n"
+	       "watchers %u\nfasync_watchers %u\nzones_under_pressure %u\n"
+	       "pressure_subscribers %u\noom_subscribers %u\n",
+	       (unsigned long long)st.events, (unsigned long long)st.sent,
+	       (unsigned long long)st.lost, (unsigned long long)st.overrun,
+	       st.watchers, st.fasync_watchers, st.zones_under_pressure,
+	       st.pressure_subscribers, st.oom_subscribers);
+	return 0;
+}
+
+static int usage_error(const char *msg)
+{
+	fprintf(stderr, "mnotify-ctl: %s\nTry 'mnotify-ctl --help'.\n", msg);
+	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct mnotify *h;
+	const char *cmd, *obj = NULL;
+	int opt, nargs, err, ret;
+
+	while ((opt = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			fputs("Try 'mnotify-ctl --help'.\n", stderr);
+			return EXIT_USAGE;
+		}
+	}
+	nargs = argc - optind;
+	if (nargs < 1)
+		return usage_error("no command given");
+	cmd = argv[optind];
+	if (nargs > 1)
+		obj = argv[optind + 1];
+
+	/* check the command line before talking to the kernel */
+	if (!strcmp(cmd, "get") || !strcmp(cmd, "clear")) {
+		if (nargs != 2 || strcmp(obj, "oom_victim"))
+			return usage_error("expected: get|clear oom_victim");
+	} else if (!strcmp(cmd, "set")) {
+		if (nargs != 3 || strcmp(obj, "oom_victim"))
+			return usage_error("expected: set oom_victim NAME");
+	} else if (!strcmp(cmd, "zones") || !strcmp(cmd, "stats")) {
+		if (nargs != 1)
+			return usage_error("too many arguments");
+	} else {
+		fprintf(stderr, "mnotify-ctl: unknown command '%s'\nTry 'mnotify-ctl --help'.\n",
+			cmd);
+		return EXIT_USAGE;
+	}
+
+	err = mnotify_open(&h, 0);
+	if (err) {
+		fprintf(stderr, "mnotify-ctl: netlink family mem_notify: %s\n",
+			strerror(-err));
+		return 1;
+	}
+	if (!strcmp(cmd, "get"))
+		ret = cmd_get(h);
+	else if (!strcmp(cmd, "clear"))
+		ret = cmd_set(h, "", "clear oom_victim");
+	else if (!strcmp(cmd, "set"))
+		ret = cmd_set(h, argv[optind + 2], "set oom_victim");
+	else if (!strcmp(cmd, "zones"))
+		ret = cmd_zones(h);
+	else
+		ret = cmd_stats(h);
+	mnotify_close(h);
+	return ret;
+}

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mnotify-listen: print memory pressure and OOM events as they happen,
+ * from the mem_notify netlink family or /dev/mem_notify.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mnotify.h"
+#include "clicommon.h"
+
+#define EXIT_USAGE	2
+#define EXIT_TIMEOUT	3
+
+static const char usage_text[] =
+"Usage: mnotify-listen [OPTION]...\n"
+"Print memory pressure and OOM events, one line each, as they happen.\n"
+"\n"
+"  -g, --groups LIST    netlink groups to join, comma-separated:\n"
+"                       pressure (default), oom (needs CAP_SYS_ADMIN)\n"
+"  -c, --chardev[=PATH] watch /dev/mem_notify (or PATH) instead of netlink\n"
+"  -n, --count N        exit after N events (lost-event notices and zone\n"
+"                       states do not count)\n"
+"  -w, --timeout SEC    exit after SEC seconds (decimals allowed)\n"
+"  -r, --resync         print every zone's state at start and after a loss\n"
+"  -t                   prefix the event's CLOCK_MONOTONIC time (kernel's)\n"
+"  -T                   prefix the wall-clock time of receipt\n"
+"  -j, --json           one JSON object per line (adds rx_ns, receipt time)\n"
+"  -h, --help           show this help and exit\n"
+"\n"
+"Once subscribed it prints \"listening...\" (JSON: {\"type\":\"listening\"})\n"
+"and flushes, so scripts can start their workload then.\n"
+"Lines: enter|exit node N zone Z free P high P threshold P seq S;\n"
+"oom pid P tgid P uid U comm C points N adj N matched 0|1 constraint C\n"
+"pages P seq S; chardev; lost group G count N|unknown; zone ... status S.\n"
+"\n"
+"Exit status: 0 done (count reached, timeout without --count, SIGINT or\n"
+"SIGTERM), 1 error (no mem_notify family: ENOENT; group not allowed: EPERM),\n"
+"2 usage error, 3 timeout before --count events.\n";
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+struct opts {
+	int json;
+	int mono_ts;
+	int wall_ts;
+	int resync;
+	long count;
+	long seen;
+};
+
+static void print_prefix(const struct opts *o, const struct mnotify_event *ev)
+{
+	if (o->mono_ts)
+		printf("%llu.%06llu: ",
+		       (unsigned long long)(ev->timestamp_ns / 1000000000u),
+		       (unsigned long long)(ev->timestamp_ns % 1000000000u) /
+			       1000u);
+	if (o->wall_ts) {
+		struct timeval tv;
+		struct tm tm;
+		char buf[32];
+
+		gettimeofday(&tv, NULL);
+		localtime_r(&tv.tv_sec, &tm);
+		strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
+		printf("%s.%06ld: ", buf, (long)tv.tv_usec);
+	}
+}
+
+static const char *group_name(unsigned int g)
+{
+	switch (g) {
+	case MNOTIFY_GROUP_PRESSURE:
+		return "pressure";
+	case MNOTIFY_GROUP_OOM:
+		return "oom";
+	case MNOTIFY_GROUP_PRESSURE | MNOTIFY_GROUP_OOM:
+		return "pressure,oom";
+	default:
+		return "chardev";
+	}
+}
+
+static void print_text(const struct opts *o, const struct mnotify_event *ev)
+{
+	const struct mnotify_zone *z = &ev->u.zone;
+	const struct mnotify_oom *k = &ev->u.oom;
+
+	print_prefix(o, ev);
+	switch (ev->type) {
+	case MNOTIFY_EVENT_PRESSURE_ENTER:
+	case MNOTIFY_EVENT_PRESSURE_EXIT:
+	case MNOTIFY_EVENT_ZONE_STATE:
+		printf("%s node %u zone %s", mnotify_event_name(ev->type),
+		       z->node, z->name);
+		if (ev->type == MNOTIFY_EVENT_ZONE_STATE)
+			printf(" status %d", z->status);
+		printf(" free %llu high %llu threshold %llu seq %llu\n",
+		       (unsigned long long)z->free_pages,
+		       (unsigned long long)z->high_wmark,
+		       (unsigned long long)z->threshold,
+		       (unsigned long long)ev->seq);
+		break;
+	case MNOTIFY_EVENT_OOM_VICTIM:
+		printf("oom pid %u tgid %u uid %u comm %s", k->pid, k->tgid,
+		       k->uid, k->comm);
+		if (k->has_points)
+			printf(" points %lld", (long long)k->points);
+		printf(" adj %d matched %d constraint %s pages %llu seq %llu\n",
+		       k->oom_score_adj, k->matched,
+		       mnotify_constraint_name(k->constraint),
+		       (unsigned long long)k->pages,
+		       (unsigned long long)ev->seq);
+		break;
+	case MNOTIFY_EVENT_CHARDEV:
+		printf("chardev\n");
+		break;
+	case MNOTIFY_EVENT_LOST:
+		if (ev->u.lost.count)
+			printf("lost group %s count %llu\n",
+			       group_name(ev->u.lost.group),
+			       (unsigned long long)ev->u.lost.count);
+		else
+			printf("lost group %s count unknown\n",
+			       group_name(ev->u.lost.group));
+		break;
+	}
+}
+
+static void print_json(const struct mnotify_event *ev)
+{
+	const struct mnotify_zone *z = &ev->u.zone;
+	const struct mnotify_oom *k = &ev->u.oom;
+	char s[2 * MNOTIFY_ZONE_NAME_MAX * 6];
+
+	printf("{\"type\":\"%s\",\"seq\":%llu,\"ts_ns\":%llu,\"rx_ns\":%llu",
+	       mnotify_event_name(ev->type), (unsigned long long)ev->seq,
+	       (unsigned long long)ev->timestamp_ns,
+	       (unsigned long long)cli_now_ns());
+	switch (ev->type) {
+	case MNOTIFY_EVENT_PRESSURE_ENTER:
+	case MNOTIFY_EVENT_PRESSURE_EXIT:
+	case MNOTIFY_EVENT_ZONE_STATE:
+		cli_json_string(s, sizeof(s), z->name);
+		printf(",\"node\":%u,\"zone\":%s", z->node, s);
+		if (ev->type == MNOTIFY_EVENT_ZONE_STATE)
+			printf(",\"status\":%d", z->status);
+		printf(",\"free_pages\":%llu,\"high_wmark\":%llu,\"threshold\":%llu",
+		       (unsigned long long)z->free_pages,
+		       (unsigned long long)z->high_wmark,
+		       (unsigned long long)z->threshold);
+		break;
+	case MNOTIFY_EVENT_OOM_VICTIM:
+		cli_json_string(s, sizeof(s), k->comm);
+		printf(",\"pid\":%u,\"tgid\":%u,\"uid\":%u,\"comm\":%s",
+		       k->pid, k->tgid, k->uid, s);
+		if (k->has_points)
+			printf(",\"points\":%lld", (long long)k->points);
+		printf(",\"oom_score_adj\":%d,\"matched\":%s,\"constraint\":\"%s\",\"pages\":%llu",
+		       k->oom_score_adj, k->matched ? "true" : "false",
+		       mnotify_constraint_name(k->constraint),
+		       (unsigned long long)k->pages);
+		break;
+	case MNOTIFY_EVENT_LOST:
+		printf(",\"group\":\"%s\",\"count\":", group_name(ev->u.lost.group));
+		if (ev->u.lost.count)
+			printf("%llu", (unsigned long long)ev->u.lost.count);
+		else
+			printf("null");
+		break;
+	case MNOTIFY_EVENT_CHARDEV:
+		break;
+	}
+	printf("}\n");
+}
+
+struct ctx {
+	struct opts *o;
+	struct mnotify *h;
+	int need_resync;
+};
+
+static int on_event(const struct mnotify_event *ev, void *arg)
+{
+	struct ctx *c = arg;
+	struct opts *o = c->o;
+
+	if (o->json)
+		print_json(ev);
+	else
+		print_text(o, ev);
+	if (ev->type == MNOTIFY_EVENT_LOST)
+		c->need_resync = o->resync;
+	else if (ev->type != MNOTIFY_EVENT_ZONE_STATE)
+		o->seen++;
+	if (o->count > 0 && o->seen >= o->count)
+		return 1;	/* stop */
+	return 0;
+}
+
+static int parse_groups(const char *arg, unsigned int *groups)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int ret = 0;
+
+	if (!copy)
+		return -1;
+	*groups = 0;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "pressure"))
+			*groups |= MNOTIFY_GROUP_PRESSURE;
+		else if (!strcmp(tok, "oom"))
+			*groups |= MNOTIFY_GROUP_OOM;
+		else {
+			fprintf(stderr, "mnotify-listen: unknown group '%s' (pressure, oom)\n",
+				tok);
+			ret = -1;
+			break;
+		}
+	}
+	free(copy);
+	if (!ret && !*groups) {
+		fprintf(stderr, "mnotify-listen: no group given\n");
+		ret = -1;
+	}
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "groups", required_argument, NULL, 'g' },
+		{ "chardev", optional_argument, NULL, 'c' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "timeout", required_argument, NULL, 'w' },
+		{ "resync", no_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned int groups = MNOTIFY_GROUP_PRESSURE;
+	struct opts o = { 0 };
+	struct ctx c = { .o = &o };
+	const char *chardev = NULL;
+	int use_chardev = 0, opt, err;
+	double timeout = -1;
+	uint64_t deadline = 0;
+	struct sigaction sa;
+
+	while ((opt = getopt_long(argc, argv, "g:c::n:w:rtTjh", longopts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'g':
+			if (parse_groups(optarg, &groups))
+				return EXIT_USAGE;
+			break;
+		case 'c':
+			use_chardev = 1;
+			chardev = optarg;
+			break;
+		case 'n':
+			if (cli_parse_long(optarg, 1, LONG_MAX, &o.count)) {
+				fprintf(stderr, "mnotify-listen: bad --count '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'w':
+			if (cli_parse_seconds(optarg, &timeout)) {
+				fprintf(stderr, "mnotify-listen: bad --timeout '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'r':
+			o.resync = 1;
+			break;
+		case 't':
+			o.mono_ts = 1;
+			break;
+		case 'T':
+			o.wall_ts = 1;
+			break;
+		case 'j':
+			o.json = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			fputs("Try 'mnotify-listen --help'.\n", stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "mnotify-listen: unexpected argument '%s'\n",
+			argv[optind]);
+		return EXIT_USAGE;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (use_chardev)
+		err = mnotify_open_chardev(&c.h, chardev);
+	else
+		err = mnotify_open(&c.h, groups);
+	if (err) {
+		fprintf(stderr, "mnotify-listen: %s: %s\n",
+			use_chardev ? (chardev ? chardev : "/dev/mem_notify") :
+				      "netlink family mem_notify",
+			strerror(-err));
+		return 1;
+	}
+
+	if (o.json)
+		printf("{\"type\":\"listening\",\"source\":\"%s\"}\n",
+		       use_chardev ? "chardev" : "netlink");
+	else
+		printf("listening...\n");
+	fflush(stdout);
+
+	if (o.resync && !use_chardev && (groups & MNOTIFY_GROUP_PRESSURE))
+		c.need_resync = 1;
+	if (timeout >= 0)
+		deadline = cli_now_ns() + (uint64_t)(timeout * 1e9);
+
+	err = 0;
+	while (!stop) {
+		int wait_ms = -1;
+
+		if (c.need_resync) {
+			c.need_resync = 0;
+			err = mnotify_resync(c.h, on_event, &c);
+			if (err < 0) {
+				fprintf(stderr, "mnotify-listen: resync: %s\n",
+					strerror(-err));
+				break;
+			}
+			fflush(stdout);
+		}
+		if (deadline) {
+			uint64_t now = cli_now_ns();
+
+			if (now >= deadline)
+				break;
+			wait_ms = (int)((deadline - now + 999999) / 1000000);
+		}
+		err = mnotify_wait(c.h, wait_ms, on_event, &c);
+		fflush(stdout);
+		if (err == -EINTR) {
+			err = 0;
+			continue;
+		}
+		if (err < 0) {
+			fprintf(stderr, "mnotify-listen: %s\n", strerror(-err));
+			break;
+		}
+		if (o.count > 0 && o.seen >= o.count)
+			break;
+	}
+	mnotify_close(c.h);
+	if (err < 0)
+		return 1;
+	if (o.count > 0 && o.seen < o.count && !stop)
+		return EXIT_TIMEOUT;
+	return 0;
+}
