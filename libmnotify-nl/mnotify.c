@@ -189,6 +189,12 @@ int mnotify_open(struct mnotify **hp, unsigned int groups)
 			goto fail;
 		}
 	}
+	/*
+	 * Let the kernel count the events we miss (STATS_OVERRUN): netlink
+	 * reports a full receiver to the sender only with this option.
+	 */
+	setsockopt(nl_socket_get_fd(h->ev_sock), SOL_NETLINK,
+		   NETLINK_BROADCAST_ERROR, &(int){ 1 }, sizeof(int));
 	err = nl_socket_set_nonblocking(h->ev_sock);
 	if (err < 0) {
 		err = nl_to_errno(err);

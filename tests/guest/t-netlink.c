@@ -301,6 +301,40 @@ static void test_both_deliveries(void)
 	close(dev);
 }
 
+/* mnotify-listen --chardev: one wake-up of /dev/mem_notify, then exit 0 */
+static void test_listen_chardev(void)
+{
+	char *argv[] = { LISTEN, "--chardev", "-t", "-n", "1", "-w", "120", NULL };
+	char line[256] = "", line2[256] = "";
+	int out, hogfd, st, rc = -1;
+	long long t0;
+	pid_t l, hog;
+
+	l = spawn_out(argv, &out, 1);
+	if (l < 0 || read_line_timeout(out, line, sizeof(line), 10000) <= 0 ||
+	    strcmp(line, "listening...\n")) {
+		tap_ok(false, "mnotify-listen --chardev prints listening... (%s)", line);
+		if (l > 0)
+			kill_reap(l);
+		return;
+	}
+	t0 = now_ms();
+	hog = start_hog(&hogfd);
+	if (hog < 0)
+		tap_bail("spawn hog");
+	read_line_timeout(out, line2, sizeof(line2), EPISODE_MS);
+	if (wait_pid_timeout(l, &st, 10000) == 0 && WIFEXITED(st))
+		rc = WEXITSTATUS(st);
+	else
+		kill_reap(l);
+	tap_ok(strstr(line2, ": chardev\n") && rc == 0,
+	       "mnotify-listen --chardev -t -n 1: '%s' %lld ms after the hog started, exit %d",
+	       line2, now_ms() - t0, rc);
+	kill(hog, SIGUSR1);
+	stop_hog(hog, hogfd);
+	close(out);
+}
+
 /* ------------------------------------------------------------- OOM */
 
 static void test_oom_events(void)
@@ -396,6 +430,26 @@ static void test_oom_victim_views(void)
 	rc = run(clear_argv, out, sizeof(out));
 	tap_ok(rc == 0 && sysctl_value(val, sizeof(val)) && !strcmp(val, "\n"),
 	       "mnotify-ctl clear -> sysctl empty");
+}
+
+static void test_cli_exit_codes(void)
+{
+	char *t_argv[] = { LISTEN, "-n", "1", "-w", "0.5", NULL };
+	char *u_argv[] = { LISTEN, "-g", "bogus", NULL };
+	char *c_argv[] = { CTL, "set", "oom_victim", NULL };
+	char *h_argv[] = { CTL, "--help", NULL };
+	char out[2048];
+	int rc;
+
+	rc = run(t_argv, out, sizeof(out));
+	tap_ok(rc == 3 && !strcmp(out, "listening...\n"),
+	       "mnotify-listen -n 1 -w 0.5 without pressure: exit 3 (%d)", rc);
+	rc = run(u_argv, out, sizeof(out));
+	tap_ok(rc == 2 && strstr(out, "unknown group 'bogus'"), "mnotify-listen -g bogus: exit 2, %s", out);
+	rc = run(c_argv, out, sizeof(out));
+	tap_ok(rc == 2 && strstr(out, "expected: set oom_victim NAME"), "mnotify-ctl set without NAME: exit 2, %s", out);
+	rc = run(h_argv, out, sizeof(out));
+	tap_ok(rc == 0 && strstr(out, "Usage: mnotify-ctl"), "mnotify-ctl --help: exit 0");
 }
 
 /* ------------------------------------------------------- privileges */
@@ -731,10 +785,12 @@ int main(void)
 
 	test_bad_input();
 	test_oom_victim_views();
+	test_cli_exit_codes();
 	test_privileges();
 	test_zones_stats();
 	test_listen_pressure();
 	test_both_deliveries();
+	test_listen_chardev();
 	test_oom_events();
 	return tap_done();
 }

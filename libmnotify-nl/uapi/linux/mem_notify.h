@@ -81,8 +81,8 @@ enum mem_notify_cmd {
  * @MEM_NOTIFY_A_STATS_LOST: u64, netlink events that were not sent to
  *	anyone (event queue full, no memory): each left a sequence gap
  * @MEM_NOTIFY_A_STATS_OVERRUN: u64, netlink events sent that at least one
- *	subscriber could not receive (its socket buffer was full; it gets
- *	ENOBUFS)
+ *	subscriber with the NETLINK_BROADCAST_ERROR socket option could not
+ *	receive (its socket buffer was full; it gets ENOBUFS)
  * @MEM_NOTIFY_A_STATS_WATCHERS: u32, open files of /dev/mem_notify
  * @MEM_NOTIFY_A_STATS_FASYNC_WATCHERS: u32, of which in FASYNC mode
  * @MEM_NOTIFY_A_STATS_ZONES_UNDER_PRESSURE: u32

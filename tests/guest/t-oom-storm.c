@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * OOM storm and a slow subscriber: 50 consecutive OOM kills with two "oom"
+ * subscribers attached.  The one that reads gets exactly one event per
+ * kill, naming the task that died, with consecutive sequence numbers (or
+ * the stats count the loss).  The one that never reads (smallest socket
+ * buffer) overflows: the kernel keeps going, kernel memory stays bounded,
+ * the reader misses nothing, and when the slow one reads again the library
+ * reports the loss and resyncs from the zone dump.
+ */
+#define _GNU_SOURCE
+#include "guestlib.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mnotify.h"
+
+#define KILLS 50
+
+struct col {
+	int events;
+	int lost_notices;
+	unsigned long long lost_counted;
+	uint64_t first_seq, last_seq;
+	int gaps;
+	pid_t pids[KILLS * 2];
+	int zones;
+};
+
+static int collect(const struct mnotify_event *ev, void *arg)
+{
+	struct col *c = arg;
+
+	switch (ev->type) {
+	case MNOTIFY_EVENT_OOM_VICTIM:
+		if (c->events && ev->seq != c->last_seq + 1)
+			c->gaps++;
+		if (!c->events)
+			c->first_seq = ev->seq;
+		c->last_seq = ev->seq;
+		if (c->events < KILLS * 2)
+			c->pids[c->events] = (pid_t)ev->u.oom.pid;
+		c->events++;
+		break;
+	case MNOTIFY_EVENT_LOST:
+		c->lost_notices++;
+		c->lost_counted += ev->u.lost.count;
+		break;
+	case MNOTIFY_EVENT_ZONE_STATE:
+		c->zones++;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int main(void)
+{
+	long long total = meminfo_kb("MemTotal") / 1024, kills0, kills1, slab0, slab1;
+	struct mnotify *fast, *slow, *cmd;
+	struct mnotify_stats st0, st1;
+	struct col cf = { 0 }, cs = { 0 };
+	pid_t victims[KILLS];
+	char mb[24];
+	char *argv[] = { GUEST_HOG, "-m", mb, "-a", "0", "-n", "storm", NULL };
+	int i, killed = 0, matched = 0, small = 1, err;
+	long long t0;
+
+	protect_self();
+	err = mnotify_open(&fast, MNOTIFY_GROUP_OOM);
+	if (err == -ENOENT) {
+		tap_skip("no generic netlink family mem_notify");
+		return tap_done();
+	}
+	if (err || mnotify_open(&slow, MNOTIFY_GROUP_OOM) || mnotify_open(&cmd, 0))
+		tap_bail("open subscribers: %d", err);
+	/* the slow one: the smallest receive buffer, and it never reads */
+	setsockopt(mnotify_fd(slow), SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+	snprintf(mb, sizeof(mb), "%lld", total * 2);
+	mnotify_get_stats(cmd, &st0);
+	kills0 = vmstat_get("oom_kill");
+	slab0 = meminfo_kb("Slab");
+	t0 = now_ms();
+
+	for (i = 0; i < KILLS; i++) {
+		int status;
+		pid_t p = spawn(argv, NULL);
+
+		if (p < 0)
+			tap_bail("spawn hog");
+		victims[i] = p;
+		if (wait_pid_timeout(p, &status, 60000) < 0) {
+			kill_reap(p);
+			tap_diag("kill %d: hog %d did not die within 60 s", i, p);
+			continue;
+		}
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+			killed++;
+		if (mnotify_dispatch(fast, collect, &cf) < 0)
+			tap_diag("dispatch failed");
+	}
+	/* the last events may still be on their way from the work item */
+	for (i = 0; i < 50 && cf.events < killed; i++)
+		mnotify_wait(fast, 100, collect, &cf);
+	kills1 = vmstat_get("oom_kill");
+	slab1 = meminfo_kb("Slab");
+	mnotify_get_stats(cmd, &st1);
+
+	tap_ok(killed == KILLS, "%d of %d hogs killed by the OOM killer in %lld s", killed, KILLS,
+	       (now_ms() - t0) / 1000);
+	tap_ok(kills1 - kills0 == killed, "oom_kill rose by %lld", kills1 - kills0);
+	tap_ok(cf.events + (int)(st1.lost - st0.lost) == kills1 - kills0,
+	       "reading subscriber: %d events + %llu counted lost = %lld kills", cf.events,
+	       (unsigned long long)(st1.lost - st0.lost), kills1 - kills0);
+	tap_ok((cf.gaps == 0 && cf.lost_notices == 0) || st1.lost > st0.lost,
+	       "reading subscriber: sequence %llu..%llu, %d gaps, %d lost notices (a gap only where the stats count a loss)",
+	       (unsigned long long)cf.first_seq, (unsigned long long)cf.last_seq, cf.gaps,
+	       cf.lost_notices);
+	for (i = 0; i < KILLS; i++) {
+		int j;
+
+		for (j = 0; j < cf.events && j < KILLS * 2; j++)
+			if (cf.pids[j] == victims[i])
+				break;
+		if (j < cf.events)
+			matched++;
+	}
+	tap_ok(matched == killed, "every killed hog's pid is in an event (%d of %d)", matched, killed);
+	tap_ok(st1.overrun > st0.overrun,
+	       "stats: %llu events overran a subscriber (the slow one, which set NETLINK_BROADCAST_ERROR through the library), %llu lost, %llu sent",
+	       (unsigned long long)(st1.overrun - st0.overrun),
+	       (unsigned long long)(st1.lost - st0.lost),
+	       (unsigned long long)(st1.sent - st0.sent));
+	tap_ok(slab1 - slab0 < 4096, "Slab %lld kB -> %lld kB: kernel memory bounded", slab0, slab1);
+
+	/* the slow subscriber reads at last: the library says what it missed */
+	err = mnotify_dispatch(slow, collect, &cs);
+	tap_ok(err > 0 && cs.lost_notices >= 1 && cs.events < killed,
+	       "slow subscriber: a lost notice (%d) and only %d of %d events", cs.lost_notices,
+	       cs.events, killed);
+	err = mnotify_resync(slow, collect, &cs);
+	tap_ok(err > 0 && cs.zones == err, "slow subscriber resyncs from the zone dump: %d zones", err);
+
+	mnotify_close(fast);
+	mnotify_close(slow);
+	mnotify_get_stats(cmd, &st1);
+	tap_ok(st1.oom_subscribers == st0.oom_subscribers - 2,
+	       "oom subscribers back to %u after closing both", st1.oom_subscribers);
+	mnotify_close(cmd);
+	{
+		char *true_argv[] = { "/bin/true", NULL };
+		int status;
+		pid_t p = spawn(true_argv, NULL);
+
+		tap_ok(p > 0 && wait_pid_timeout(p, &status, 10000) == 0 && WIFEXITED(status) &&
+		       WEXITSTATUS(status) == 0, "the guest still runs new programs");
+	}
+	return tap_done();
+}
