@@ -99,8 +99,27 @@ static void mb_oom(struct mb *m, int with_points)
 	mb_u64(m, MEM_NOTIFY_A_PAGES, 61230);
 }
 
+/* --write-corpus DIR: every message built here becomes a fuzzing seed */
+static const char *corpus;
+
+static void seed(const struct mb *m)
+{
+	static int n;
+	char path[4096];
+	FILE *f;
+
+	if (!corpus)
+		return;
+	snprintf(path, sizeof(path), "%s/unit-%03d", corpus, n++);
+	f = fopen(path, "w");
+	if (!f || fwrite(m->u.b, 1, m->len, f) != m->len)
+		tap_bail("write %s", path);
+	fclose(f);
+}
+
 static int parse(struct mb *m, struct mnotify_event *ev)
 {
+	seed(m);
 	return mnotify_parse_event(m->u.b, m->len, FAM, ev);
 }
 
@@ -258,6 +277,7 @@ static void test_replies(void)
 	mb_u64(&m, MEM_NOTIFY_A_FREE_PAGES, 3000);
 	mb_u64(&m, MEM_NOTIFY_A_HIGH_WMARK, 8);
 	mb_u64(&m, MEM_NOTIFY_A_THRESHOLD, 16);
+	seed(&m);
 	tap_ok(mnotify_parse_zone(m.u.b, m.len, FAM, &z, &seq) == 0 &&
 	       z.status == -1 && !strcmp(z.name, "DMA") && z.free_pages == 3000 &&
 	       z.high_wmark == 8 && z.threshold == 16 && seq == 17,
@@ -281,6 +301,7 @@ static void test_replies(void)
 	mb_u32(&m, MEM_NOTIFY_A_STATS_ZONES_UNDER_PRESSURE, 7);
 	mb_u32(&m, MEM_NOTIFY_A_STATS_PRESSURE_SUBSCRIBERS, 8);
 	mb_u32(&m, MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS, 9);
+	seed(&m);
 	tap_ok(mnotify_parse_stats(m.u.b, m.len, FAM, &st) == 0 &&
 	       st.events == 1 && st.sent == 2 && st.lost == 3 && st.overrun == 4 &&
 	       st.watchers == 5 && st.fasync_watchers == 6 &&
@@ -326,10 +347,12 @@ static void test_acks(void)
 	int err = 1;
 
 	mb_err(&m, -EINVAL, 1, "oom_victim is longer than 15 bytes");
+	seed(&m);
 	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == 0 &&
 	       err == -EINVAL && !strcmp(msg, "oom_victim is longer than 15 bytes"),
 	       "capped error with extack: errno and message");
 	mb_err(&m, -EPERM, 0, "needs CAP_SYS_ADMIN");
+	seed(&m);
 	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == 0 &&
 	       err == -EPERM && !strcmp(msg, "needs CAP_SYS_ADMIN"),
 	       "uncapped error (request echoed) with extack");
@@ -376,8 +399,10 @@ static void test_seq(void)
 	       !strcmp(mnotify_constraint_name(9), "unknown"), "names");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "--write-corpus"))
+		corpus = argv[2];
 	test_events();
 	test_malformed();
 	test_replies();
