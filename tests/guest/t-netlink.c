@@ -469,7 +469,7 @@ static void test_privileges(void)
 	if (c == 0) {
 		struct mnotify *h = NULL;
 		char name[MNOTIFY_COMM_MAX];
-		int r_oom, r_pr, r_set, r_get, r_sys;
+		int r_oom, r_pr, r_set, r_get, r_sys, r_dev;
 
 		close(p[0]);
 		if (become_nobody())
@@ -482,7 +482,9 @@ static void test_privileges(void)
 		dprintf(p[1], "%d %d %d [%s] ", r_oom, r_pr, r_set, r_pr ? "" : mnotify_ext_ack(h));
 		r_get = r_pr ? 1 : mnotify_get_oom_victim(h, name);
 		r_sys = write_file(SYSCTL, "evil");
-		dprintf(p[1], "%d %s %d\n", r_get, r_get ? "" : name, r_sys ? errno : 0);
+		r_sys = r_sys ? errno : 0;
+		r_dev = open("/dev/mem_notify", O_RDONLY);
+		dprintf(p[1], "%d %s %d %d\n", r_get, r_get ? "" : name, r_sys, r_dev >= 0);
 		if (!r_pr)
 			mnotify_close(h);
 		_exit(0);
@@ -493,12 +495,13 @@ static void test_privileges(void)
 	wait_pid_timeout(c, &st, 10000);
 	tap_diag("nobody: %s", res);
 	{
-		int r_oom = 1, r_pr = 1, r_set = 1, r_get = 1, r_sys = -1;
+		int r_oom = 1, r_pr = 1, r_set = 1, r_get = 1, r_sys = -1, r_dev = 0;
 		char ack[128] = "", name[32] = "";
 
 		if (rc > 0)
-			sscanf(res, "%d %d %d [%127[^]]] %d %31s %d", &r_oom, &r_pr, &r_set, ack,
-			       &r_get, name, &r_sys);
+			sscanf(res, "%d %d %d [%127[^]]] %d %31s %d %d", &r_oom, &r_pr, &r_set, ack,
+			       &r_get, name, &r_sys, &r_dev);
+		tap_ok(r_dev == 1, "nobody: opening /dev/mem_notify works");
 		tap_ok(r_oom == -EPERM, "nobody: joining group oom fails with EPERM (%d)", r_oom);
 		tap_ok(r_pr == 0, "nobody: joining group pressure works (%d)", r_pr);
 		tap_ok(r_set == -EPERM && strstr(ack, "CAP_SYS_ADMIN"),
