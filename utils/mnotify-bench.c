@@ -47,7 +47,7 @@
 static const char *hog_path = "/tests/mnotify-hog";
 
 #define MAX_SAMPLES 200000
-#define EPISODES 6
+static int episodes_per_run = 6;	/* MNOTIFY_BENCH_EPISODES */
 
 static uint64_t now(void)
 {
@@ -120,6 +120,19 @@ static uint64_t pct(uint64_t *v, size_t n, double p)
 		return 0;
 	i = (size_t)(p * (double)(n - 1) + 0.5);
 	return v[i];
+}
+
+static long long read_counter(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
 }
 
 /* -------------------------------------------------- pressure episodes */
@@ -237,10 +250,12 @@ struct watcher {
 	int fd;
 	struct mnotify *h;
 	long wakes;
-	uint64_t cpu_ns;
+	uint64_t cpu0, cpu_ns;	/* thread CPU when it started waiting, used since */
 };
 
 static struct samples lat = { .lock = PTHREAD_MUTEX_INITIALIZER };
+static int stop_fd = -1;	/* eventfd: readable when the watchers must stop */
+#define STOP_SIG (SIGRTMIN + 2)
 static struct samples wakes_at = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static uint64_t thread_cpu(void)
@@ -270,33 +285,36 @@ static void *watch(void *arg)
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGRTMIN);
+	sigaddset(&set, STOP_SIG);
+	w->cpu0 = thread_cpu();
+	/* block until an event or the stop: no periodic wake-ups to skew CPU time */
 	while (!atomic_load(&stop_all)) {
-		struct pollfd p = { .fd = w->fd, .events = POLLIN };
+		struct pollfd p[2] = { { .fd = w->fd, .events = POLLIN },
+				       { .fd = stop_fd, .events = POLLIN } };
 
 		if (w->m == M_SIGIO) {
-			struct timespec t = { 0, 200000000 };
 			siginfo_t si;
 
-			if (sigtimedwait(&set, &si, &t) == SIGRTMIN) {
+			if (sigwaitinfo(&set, &si) == SIGRTMIN) {
 				add(&wakes_at, now());
 				w->wakes++;
 			}
 			continue;
 		}
 		if (w->m == M_PSI)
-			p.events = POLLPRI;
-		if (poll(&p, 1, 200) <= 0)
+			p[0].events = POLLPRI;
+		if (poll(p, 2, -1) <= 0 || p[1].revents)
 			continue;
 		if (w->m == M_NETLINK) {
 			mnotify_dispatch(w->h, nl_cb, w);
-		} else if (w->m == M_POLL && (p.revents & POLLIN)) {
+		} else if (w->m == M_POLL && (p[0].revents & POLLIN)) {
 			add(&wakes_at, now());
 			w->wakes++;
-		} else if (w->m == M_PSI && (p.revents & POLLPRI)) {
+		} else if (w->m == M_PSI && (p[0].revents & POLLPRI)) {
 			w->wakes++;
 		}
 	}
-	w->cpu_ns = thread_cpu();
+	w->cpu_ns = thread_cpu() - w->cpu0;
 	return NULL;
 }
 
@@ -378,7 +396,7 @@ static int cmd_latency(const char *mech, int n)
 	int seen[2] = { 0, 0 }, i, ok = 0, err;
 	uint64_t cpu = 0, t0;
 	long wakes = 0;
-	long long ev0, ev1;
+	long long ev0, ev1, wev0, wev1;
 	sigset_t set;
 
 	if (!strcmp(mech, "pipe")) {
@@ -409,7 +427,9 @@ static int cmd_latency(const char *mech, int n)
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGRTMIN);
+	sigaddset(&set, STOP_SIG);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	stop_fd = eventfd(0, EFD_CLOEXEC);
 	if (mnotify_open(&ref, MNOTIFY_GROUP_PRESSURE)) {
 		fprintf(stderr, "mnotify-bench: no netlink reference\n");
 		return 1;
@@ -427,12 +447,22 @@ static int cmd_latency(const char *mech, int n)
 	}
 	usleep(500000);
 	ev0 = vmstat("oom_kill");
+	wev0 = read_counter("/sys/kernel/mm/mem_notify/events");
 	t0 = now();
-	for (i = 0; i < EPISODES; i++)
+	for (i = 0; i < episodes_per_run; i++)
 		ok += episode(ref, seen);
 	ev1 = vmstat("oom_kill");
+	wev1 = read_counter("/sys/kernel/mm/mem_notify/events");
 	usleep(500000);
 	atomic_store(&stop_all, 1);
+	{
+		uint64_t one = 1;
+
+		if (write(stop_fd, &one, sizeof(one)) != sizeof(one))
+			return 1;
+	}
+	for (i = 0; m == M_SIGIO && i < n; i++)
+		pthread_kill(w[i].th, STOP_SIG);
 	for (i = 0; i < n; i++) {
 		pthread_join(w[i].th, NULL);
 		wakes += w[i].wakes;
@@ -446,11 +476,13 @@ static int cmd_latency(const char *mech, int n)
 		match_wakes();
 	qsort(lat.v, lat.n, sizeof(uint64_t), cmp_u64);
 	printf("latency mech=%s n=%d episodes=%d enters=%d exits=%d oom_kills=%lld samples=%zu "
-	       "p50_us=%.1f p99_us=%.1f max_us=%.1f wakes=%ld wakes_per_enter=%.2f "
+	       "p50_us=%.1f p99_us=%.1f max_us=%.1f wakes=%ld dev_events=%lld "
+	       "wakes_per_dev_event=%.2f wakes_per_enter=%.2f "
 	       "cpu_us_per_enter=%.1f duration_s=%.1f\n",
 	       mech, n, ok, seen[0], seen[1], ev1 - ev0, lat.n,
 	       (double)pct(lat.v, lat.n, 0.50) / 1e3, (double)pct(lat.v, lat.n, 0.99) / 1e3,
-	       (double)pct(lat.v, lat.n, 1.0) / 1e3, wakes,
+	       (double)pct(lat.v, lat.n, 1.0) / 1e3, wakes, wev1 - wev0,
+	       wev1 > wev0 ? (double)wakes / (double)(wev1 - wev0) : 0.0,
 	       seen[0] ? (double)wakes / seen[0] : 0.0,
 	       seen[0] ? (double)cpu / 1e3 / seen[0] : 0.0, (double)(now() - t0) / 1e9);
 	mnotify_close(ref);
@@ -768,11 +800,13 @@ static int cmd_hotpath(int secs, int reps, int listen)
 
 int main(int argc, char **argv)
 {
-	const char *h = getenv("MNOTIFY_HOG");
+	const char *h = getenv("MNOTIFY_HOG"), *e = getenv("MNOTIFY_BENCH_EPISODES");
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (h)
 		hog_path = h;
+	if (e && atoi(e) > 0)
+		episodes_per_run = atoi(e);
 	if (argc == 4 && !strcmp(argv[1], "latency"))
 		return cmd_latency(argv[2], atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "lead"))
