@@ -62,8 +62,7 @@ enum mem_notify_cmd {
  * @MEM_NOTIFY_A_STATUS: s32, the zone's mem_notify_status: -1 ignored
  *	(too small), 0 no pressure, 1 under pressure
  * @MEM_NOTIFY_A_FREE_PAGES: u64, free pages of the zone at the event
- * @MEM_NOTIFY_A_HIGH_WMARK: u64, the zone's high watermark in pages (without
- *	the temporary watermark boost)
+ * @MEM_NOTIFY_A_HIGH_WMARK: u64, the zone's high watermark in pages
  * @MEM_NOTIFY_A_THRESHOLD: u64, pages: the zone is short of memory while
  *	its free pages are at most this
  * @MEM_NOTIFY_A_PID: u32, thread id of the OOM victim
