@@ -421,3 +421,10 @@ bool wait_readable(enum wait_mech m, int fd, int timeout_ms)
 		close(ep);
 	return r;
 }
+
+bool slow_kernel(void)
+{
+	const char *f = getenv("MNOTIFY_TIMEOUT_FACTOR");
+
+	return f && atoi(f) > 1;
+}

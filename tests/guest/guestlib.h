@@ -79,6 +79,13 @@ int zones_under_pressure(void);
 /* ---- misc ---- */
 /* CLOCK_MONOTONIC in ms */
 long long now_ms(void);
+
+/*
+ * True on a kernel that runs several times slower than the default one
+ * (the debug variant: run-guest-tests exports MNOTIFY_TIMEOUT_FACTOR > 1).
+ * Only for checks whose method, not whose claim, depends on speed.
+ */
+bool slow_kernel(void);
 /* a file holding one decimal number (sysfs); -1 if unreadable */
 long long read_ll(const char *path);
 

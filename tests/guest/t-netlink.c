@@ -124,6 +124,37 @@ static int become_nobody(void)
 	       setresuid(65534, 65534, 65534) ? -1 : 0;
 }
 
+/* run() as nobody in a child; its exit status, output in @out */
+static int run_as_nobody(char *const argv[], char *out, size_t len)
+{
+	int q[2], st, rc = -1;
+	ssize_t n;
+	pid_t d;
+
+	if (pipe(q) < 0)
+		tap_bail("pipe");
+	d = fork();
+	if (d == 0) {
+		close(q[0]);
+		if (become_nobody())
+			_exit(99);
+		rc = run(argv, out, len);
+		dprintf(q[1], "%d|%s", rc, out);
+		_exit(0);
+	}
+	close(q[1]);
+	n = read(q[0], out, len - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(q[0]);
+	if (wait_pid_timeout(d, &st, 30000) < 0)
+		kill_reap(d);
+	if (n > 0 && strchr(out, '|')) {
+		rc = atoi(out);
+		memmove(out, strchr(out, '|') + 1, strlen(strchr(out, '|') + 1) + 1);
+	}
+	return rc;
+}
+
 static char *sysctl_value(char *buf, size_t len)
 {
 	char *s = read_file(SYSCTL);
@@ -513,53 +544,11 @@ static void test_privileges(void)
 	tap_ok(sysctl_value(val, sizeof(val)) && !strcmp(val, "keep\n"), "oom_victim unchanged: %s", val);
 
 	/* the CLI as nobody: one line, exit 1 */
-	{
-		int q[2];
-		pid_t d;
-
-		if (pipe(q) < 0)
-			tap_bail("pipe");
-		d = fork();
-		if (d == 0) {
-			close(q[0]);
-			if (become_nobody())
-				_exit(99);
-			rc = run(set_argv, out, sizeof(out));
-			dprintf(q[1], "%d|%s", rc, out);
-			_exit(0);
-		}
-		close(q[1]);
-		memset(out, 0, sizeof(out));
-		if (read(q[0], out, sizeof(out) - 1) < 0)
-			out[0] = '\0';
-		close(q[0]);
-		wait_pid_timeout(d, &st, 30000);
-	}
-	tap_ok(!strncmp(out, "1|mnotify-ctl: set oom_victim: Operation not permitted (setting oom_victim needs CAP_SYS_ADMIN)\n", 97),
-	       "nobody: mnotify-ctl set prints one line with the kernel's reason, exit 1: %s", out);
-	{
-		int q[2];
-		pid_t d;
-
-		if (pipe(q) < 0)
-			tap_bail("pipe");
-		d = fork();
-		if (d == 0) {
-			close(q[0]);
-			if (become_nobody())
-				_exit(99);
-			rc = run(listen_argv, out, sizeof(out));
-			dprintf(q[1], "%d|%s", rc, out);
-			_exit(0);
-		}
-		close(q[1]);
-		memset(out, 0, sizeof(out));
-		if (read(q[0], out, sizeof(out) - 1) < 0)
-			out[0] = '\0';
-		close(q[0]);
-		wait_pid_timeout(d, &st, 30000);
-	}
-	tap_ok(!strncmp(out, "1|", 2) && strstr(out, "Operation not permitted"),
+	rc = run_as_nobody(set_argv, out, sizeof(out));
+	tap_ok(rc == 1 && !strcmp(out, "mnotify-ctl: set oom_victim: Operation not permitted (setting oom_victim needs CAP_SYS_ADMIN)\n"),
+	       "nobody: mnotify-ctl set prints one line with the kernel's reason, exit %d: %s", rc, out);
+	rc = run_as_nobody(listen_argv, out, sizeof(out));
+	tap_ok(rc == 1 && strstr(out, "Operation not permitted"),
 	       "nobody: mnotify-listen -g oom exits 1 with EPERM: %s", out);
 	write_file(SYSCTL, "");
 }
