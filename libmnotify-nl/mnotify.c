@@ -112,18 +112,11 @@ static int new_sock(struct nl_sock **sp)
 
 static int resolve_family(struct mnotify *h, struct nl_sock *s)
 {
-	int id, tries = 0;
+	int id;
 
 	if (h->family)
 		return 0;
-	/*
-	 * Under heavy memory pressure the controller's reply can fail to
-	 * arrive and libnl reports "not found" for a family that exists
-	 * (seen once in 10,000 opens during OOM kills): ask again.
-	 */
-	do
-		id = genl_ctrl_resolve(s, MEM_NOTIFY_GENL_NAME);
-	while (id < 0 && ++tries < 3);
+	id = genl_ctrl_resolve(s, MEM_NOTIFY_GENL_NAME);
 	if (id < 0)
 		return id == -NLE_OBJ_NOTFOUND ? -ENOENT : nl_to_errno(id);
 	h->family = id;
