@@ -154,6 +154,7 @@ int mnotify_open(struct mnotify **hp, unsigned int groups)
 	static const char *const names[MNOTIFY_NR_GROUPS] = {
 		MEM_NOTIFY_MCGRP_PRESSURE, MEM_NOTIFY_MCGRP_OOM,
 	};
+	int grp[MNOTIFY_NR_GROUPS] = { 0 };
 	struct mnotify *h;
 	int err, i;
 
@@ -171,19 +172,26 @@ int mnotify_open(struct mnotify **hp, unsigned int groups)
 	err = resolve_family(h, h->ev_sock);
 	if (err)
 		goto fail;
-	nl_socket_disable_seq_check(h->ev_sock);
+	/*
+	 * Resolve every group before joining any: libnl's family lookup takes
+	 * the first message it receives for the reply, and once the socket is
+	 * in a group that can be an event (seen as ENOENT under pressure).
+	 */
 	for (i = 0; i < MNOTIFY_NR_GROUPS; i++) {
-		int grp;
-
 		if (!(groups & (1u << i)))
 			continue;
-		grp = genl_ctrl_resolve_grp(h->ev_sock, MEM_NOTIFY_GENL_NAME,
-					    names[i]);
-		if (grp < 0) {
-			err = nl_to_errno(grp);
+		grp[i] = genl_ctrl_resolve_grp(h->ev_sock, MEM_NOTIFY_GENL_NAME,
+					       names[i]);
+		if (grp[i] < 0) {
+			err = nl_to_errno(grp[i]);
 			goto fail;
 		}
-		err = nl_socket_add_membership(h->ev_sock, grp);
+	}
+	nl_socket_disable_seq_check(h->ev_sock);
+	for (i = 0; i < MNOTIFY_NR_GROUPS; i++) {
+		if (!(groups & (1u << i)))
+			continue;
+		err = nl_socket_add_membership(h->ev_sock, grp[i]);
 		if (err < 0) {
 			err = nl_to_errno(err);
 			goto fail;
