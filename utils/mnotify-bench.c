@@ -15,6 +15,8 @@
  *   avoid SRC RUNS   cooperating mnotify-cache processes told by SRC (none,
  *                    psi, chardev, netlink) and a growing workload: OOM
  *                    kills and whether the workload completed
+ *   hotpath W S R L  page allocator (W alloc) or reclaim (W reclaim) loop,
+ *                    R repetitions of S seconds, idle or with a listener (L)
  *
  * Pressure comes from GUEST_HOG (mnotify-hog) episodes driven here.
  */
@@ -132,6 +134,31 @@ static long long read_counter(const char *path)
 			v = -1;
 		fclose(f);
 	}
+	return v;
+}
+
+/* vm.watermark_scale_factor: how far above min the low and high marks sit */
+static long long wsf(void)
+{
+	return read_counter("/proc/sys/vm/watermark_scale_factor");
+}
+
+/*
+ * /proc/zoneinfo's node_unreclaimable: kswapd has given up on node 0 (its
+ * last runs reclaimed nothing) and no longer runs in the background
+ */
+static int node_unreclaimable(void)
+{
+	char line[256];
+	int v = -1;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return -1;
+	while (v < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, " node_unreclaimable: %d", &v) != 1)
+			v = -1;
+	fclose(f);
 	return v;
 }
 
@@ -574,6 +601,7 @@ static int cmd_lead(long long rate, int runs)
 		struct mnotify *nl;
 		int fds[S_NSRC], i, st, dead = 0;
 		long long total = meminfo("MemTotal") / 1024;
+		int unrecl = node_unreclaimable();
 		uint64_t t0, last_sample = 0;
 		pid_t hog;
 
@@ -623,7 +651,8 @@ static int cmd_lead(long long rate, int runs)
 			}
 			if (now() - last_sample >= 100000000u) {
 				last_sample = now();
-				printf("sample run=%d t_ms=%.1f memfree_kb=%lld memavail_kb=%lld\n", r,
+				printf("sample wsf=%lld run=%d t_ms=%.1f memfree_kb=%lld memavail_kb=%lld\n",
+				       wsf(), r,
 				       (double)(last_sample - t0) / 1e6, meminfo("MemFree"),
 				       meminfo("MemAvailable"));
 			}
@@ -636,8 +665,8 @@ static int cmd_lead(long long rate, int runs)
 		for (i = 0; i < 10 && !f.t[S_OOM]; i++)
 			mnotify_wait(nl, 100, lead_cb, &f);
 		for (i = 0; i < S_NSRC; i++)
-			printf("lead run=%d rate_mb_s=%lld source=%s t_ms=%.1f before_oom_ms=%.1f\n", r,
-			       rate, src_names[i], f.t[i] ? (double)(f.t[i] - t0) / 1e6 : -1.0,
+			printf("lead wsf=%lld unreclaimable=%d run=%d rate_mb_s=%lld source=%s t_ms=%.1f "
+			       "before_oom_ms=%.1f\n", wsf(), unrecl, r, rate, src_names[i], f.t[i] ? (double)(f.t[i] - t0) / 1e6 : -1.0,
 			       f.t[i] && f.t[S_OOM] ? ((double)f.t[S_OOM] - (double)f.t[i]) / 1e6 :
 						      -1.0);
 		fflush(stdout);
@@ -747,9 +776,9 @@ static int cmd_avoid(const char *src, int runs)
 			reap(caches[i]);
 			close(outs[i]);
 		}
-		printf("avoid source=%s run=%d caches=%d cache_mb=%d workload_mb=%s ready=%d "
+		printf("avoid wsf=%lld source=%s run=%d caches=%d cache_mb=%d workload_mb=%s ready=%d "
 		       "oom_kills=%lld completed=%d caches_dropped=%d duration_s=%.1f\n",
-		       src, r, CACHES, CACHE_MB, mb, ready, k1 - k0, completed, dropped,
+		       wsf(), src, r, CACHES, CACHE_MB, mb, ready, k1 - k0, completed, dropped,
 		       (double)(now() - t0) / 1e9);
 		sleep(1);
 	}
@@ -758,43 +787,141 @@ static int cmd_avoid(const char *src, int runs)
 
 /* ------------------------------------------------------------ hotpath */
 
-/*
- * Page allocator hot path: mmap 4 MB, touch every page, munmap, for @secs
- * seconds, in @reps repetitions.  With @listen, one /dev/mem_notify
- * watcher and one netlink subscriber are attached meanwhile.
- */
-static int cmd_hotpath(int secs, int reps, int listen)
-{
-	const size_t len = 4 * 1024 * 1024;
-	struct mnotify *h = NULL;
-	int fd = -1, r;
+struct hot_listener {
+	int fd;			/* /dev/mem_notify, or -1 */
+	struct mnotify *h;	/* netlink subscriber, or NULL */
+	int stop;		/* eventfd */
+	long dev_wakes, nl_events;
+};
 
+static int hot_cb(const struct mnotify_event *ev, void *arg)
+{
+	struct hot_listener *l = arg;
+
+	if (ev->type == MNOTIFY_EVENT_PRESSURE_ENTER || ev->type == MNOTIFY_EVENT_PRESSURE_EXIT)
+		l->nl_events++;
+	return 0;
+}
+
+/* a listener that does what an application would: wait, take the event */
+static void *hot_listen(void *arg)
+{
+	struct hot_listener *l = arg;
+
+	for (;;) {
+		struct pollfd p[3] = {
+			{ .fd = l->stop, .events = POLLIN },
+			{ .fd = l->fd, .events = POLLIN },
+			{ .fd = l->h ? mnotify_fd(l->h) : -1, .events = POLLIN },
+		};
+
+		if (poll(p, 3, 1000) < 0 && errno != EINTR)
+			break;
+		if (p[0].revents)
+			break;
+		if (p[1].revents & POLLIN)
+			l->dev_wakes++;
+		if (p[2].revents)
+			mnotify_dispatch(l->h, hot_cb, l);
+	}
+	return NULL;
+}
+
+/*
+ * Hot paths with the notification machinery idle (nobody listening), with a
+ * listener (one device watcher and one netlink subscriber, in a thread), or
+ * not compiled in (a kernel without CONFIG_MEM_NOTIFY: mem_notify=0):
+ *   alloc    mmap 4 MB, touch every page, munmap: the page allocator and
+ *            the page-free hook
+ *   reclaim  touch a buffer larger than memory over and over: every pass
+ *            swaps out (reclaim, the reclaim hooks) and faults back in;
+ *            needs swap (the guest's zram)
+ * Each repetition runs @secs seconds; one line per repetition.
+ */
+static int cmd_hotpath(const char *workload, int secs, int reps, int listen)
+{
+	const int reclaim = !strcmp(workload, "reclaim");
+	const int have = access("/dev/mem_notify", F_OK) == 0;
+	struct hot_listener l = { .fd = -1, .stop = -1 };
+	pthread_t thr;
+	size_t len = 4 * 1024 * 1024;
+	char *buf = NULL;
+	int r, rc = 0;
+
+	if (!reclaim && strcmp(workload, "alloc")) {
+		fprintf(stderr, "mnotify-bench: hotpath workload must be alloc or reclaim\n");
+		return 2;
+	}
+	if (reclaim) {
+		if (meminfo("SwapTotal") <= 0) {
+			fprintf(stderr, "mnotify-bench: hotpath reclaim needs swap\n");
+			return 1;
+		}
+		/* a quarter more than the guest's memory */
+		len = (size_t)meminfo("MemTotal") * 1024 / 4 * 5;
+		buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (buf == MAP_FAILED) {
+			perror("mnotify-bench: mmap");
+			return 1;
+		}
+		/* untimed first pass: afterwards every pass swaps out and in */
+		for (size_t i = 0; i < len; i += 4096)
+			buf[i] = 1;
+	}
 	if (listen) {
-		fd = open("/dev/mem_notify", O_RDONLY | O_CLOEXEC);
-		if (mnotify_open(&h, MNOTIFY_GROUP_PRESSURE | MNOTIFY_GROUP_OOM))
-			h = NULL;
+		if (!have) {
+			fprintf(stderr, "mnotify-bench: no /dev/mem_notify to listen to\n");
+			return 1;
+		}
+		l.fd = open("/dev/mem_notify", O_RDONLY | O_CLOEXEC);
+		rc = mnotify_open(&l.h, MNOTIFY_GROUP_PRESSURE);
+		l.stop = eventfd(0, EFD_CLOEXEC);
+		if (l.fd < 0 || rc || l.stop < 0 || pthread_create(&thr, NULL, hot_listen, &l)) {
+			fprintf(stderr, "mnotify-bench: cannot set up the listener\n");
+			return 1;
+		}
 	}
 	for (r = 0; r < reps; r++) {
-		uint64_t t0 = now(), pages = 0;
+		long long out0 = vmstat("pswpout"), ev0 = read_counter("/sys/kernel/mm/mem_notify/events");
+		uint64_t t0 = now(), pages = 0, t;
 
 		while (now() - t0 < (uint64_t)secs * 1000000000u) {
-			char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			char *p = buf;
 			size_t i;
 
-			if (p == MAP_FAILED)
-				return 1;
+			if (!reclaim) {
+				p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+				if (p == MAP_FAILED)
+					return 1;
+			}
 			for (i = 0; i < len; i += 4096)
-				p[i] = 1;
-			munmap(p, len);
+				p[i] = (char)(i >> 12);
+			if (!reclaim)
+				munmap(p, len);
 			pages += len / 4096;
 		}
-		printf("hotpath listeners=%d rep=%d pages=%llu ns_per_page=%.1f\n", listen, r,
-		       (unsigned long long)pages, (double)(now() - t0) / (double)pages);
+		t = now() - t0;
+		printf("hotpath workload=%s mem_notify=%d listeners=%d rep=%d pages=%llu "
+		       "ns_per_page=%.1f swapped_out=%lld device_events=%lld\n",
+		       workload, have, listen, r, (unsigned long long)pages,
+		       (double)t / (double)pages, vmstat("pswpout") - out0,
+		       have ? read_counter("/sys/kernel/mm/mem_notify/events") - ev0 : 0);
 	}
-	if (fd >= 0)
-		close(fd);
-	mnotify_close(h);
+	if (listen) {
+		uint64_t one = 1;
+
+		if (write(l.stop, &one, sizeof(one)) == sizeof(one))
+			pthread_join(thr, NULL);
+		printf("hotpath-listener workload=%s device_wakes=%ld netlink_events=%ld\n",
+		       workload, l.dev_wakes, l.nl_events);
+		close(l.fd);
+		close(l.stop);
+		mnotify_close(l.h);
+	}
+	if (buf)
+		munmap(buf, len);
 	return 0;
 }
 
@@ -813,13 +940,13 @@ int main(int argc, char **argv)
 		return cmd_lead(atoll(argv[2]), atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "avoid"))
 		return cmd_avoid(argv[2], atoi(argv[3]));
-	if (argc == 5 && !strcmp(argv[1], "hotpath"))
-		return cmd_hotpath(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (argc == 6 && !strcmp(argv[1], "hotpath"))
+		return cmd_hotpath(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
 	fprintf(stderr,
 		"Usage: mnotify-bench latency poll|sigio|netlink|psi|pipe N\n"
 		"       mnotify-bench lead RATE_MB_S RUNS\n"
 		"       mnotify-bench avoid none|psi|chardev|netlink RUNS\n"
-		"       mnotify-bench hotpath SECONDS REPS LISTEN(0|1)\n"
+		"       mnotify-bench hotpath alloc|reclaim SECONDS REPS LISTEN(0|1)\n"
 		"Runs in the guest (./mnotify-lab bench); prints key=value result lines.\n");
 	return 2;
 }
