@@ -903,9 +903,9 @@ static int cmd_hotpath(const char *workload, int secs, int reps, int listen)
 			pages += len / 4096;
 		}
 		t = now() - t0;
-		printf("hotpath workload=%s mem_notify=%d listeners=%d rep=%d pages=%llu "
+		printf("hotpath workload=%s secs=%d mem_notify=%d listeners=%d rep=%d pages=%llu "
 		       "ns_per_page=%.1f swapped_out=%lld device_events=%lld\n",
-		       workload, have, listen, r, (unsigned long long)pages,
+		       workload, secs, have, listen, r, (unsigned long long)pages,
 		       (double)t / (double)pages, vmstat("pswpout") - out0,
 		       have ? read_counter("/sys/kernel/mm/mem_notify/events") - ev0 : 0);
 	}
