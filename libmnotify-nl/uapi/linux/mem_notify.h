@@ -6,6 +6,9 @@
 #ifndef _UAPI_LINUX_MEM_NOTIFY_H
 #define _UAPI_LINUX_MEM_NOTIFY_H
 
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
 #define MEM_NOTIFY_GENL_NAME		"mem_notify"
 #define MEM_NOTIFY_GENL_VERSION		1
 
@@ -16,11 +19,15 @@
 /**
  * enum mem_notify_cmd - generic netlink commands
  * @MEM_NOTIFY_CMD_UNSPEC: unused
- * @MEM_NOTIFY_CMD_PRESSURE_ENTER: event (group "pressure"): a zone came
- *	under memory pressure.  SEQ, TIMESTAMP, NODE, ZONE, FREE_PAGES,
- *	HIGH_WMARK, THRESHOLD.
- * @MEM_NOTIFY_CMD_PRESSURE_EXIT: event (group "pressure"): a zone left
- *	memory pressure.  Same attributes as PRESSURE_ENTER.
+ * @MEM_NOTIFY_CMD_PRESSURE_ENTER: event (group "pressure"): a node's level
+ *	changed to LEVEL (low, medium or critical) from PREV_LEVEL, in either
+ *	direction.  SEQ, TIMESTAMP, NODE, LEVEL, PREV_LEVEL, HEADROOM,
+ *	HEADROOM_FREE, HEADROOM_FILE, HEADROOM_SLAB, HEADROOM_SWAP,
+ *	THRESH_LOW, THRESH_MEDIUM, THRESH_CRITICAL, UNRECLAIMABLE, and for
+ *	clients of version 1 the deprecated ZONE, FREE_PAGES, HIGH_WMARK,
+ *	THRESHOLD.
+ * @MEM_NOTIFY_CMD_PRESSURE_EXIT: event (group "pressure"): a node's level
+ *	went back to none.  Same attributes as PRESSURE_ENTER.
  * @MEM_NOTIFY_CMD_OOM_VICTIM: event (group "oom"): the OOM killer killed
  *	a task.  SEQ, TIMESTAMP, PID, TGID, UID, COMM, POINTS (absent for a
  *	task killed with its memory cgroup's oom.group), OOM_SCORE_ADJ,
@@ -33,6 +40,13 @@
  *	the sequence number of the last pressure event recorded before the
  *	zone was read.
  * @MEM_NOTIFY_CMD_GET_STATS: reply with the STATS_* attributes.
+ * @MEM_NOTIFY_CMD_GET_NODES: dump only: one message per node with memory,
+ *	with the attributes of a pressure event (LEVEL, HEADROOM, ...) as of
+ *	the last evaluation, and SEQ as in GET_ZONES.
+ * @MEM_NOTIFY_CMD_GET_THRESHOLDS: reply with LOW_PERMILLE, MEDIUM_PERMILLE
+ *	and CRITICAL_PERMILLE.
+ * @MEM_NOTIFY_CMD_SET_THRESHOLDS: set all three *_PERMILLE (all must be
+ *	given, 1-1000, low > medium > critical).  Needs CAP_SYS_ADMIN.
  * @__MEM_NOTIFY_CMD_MAX: internal
  * @MEM_NOTIFY_CMD_MAX: highest command
  */
@@ -45,6 +59,9 @@ enum mem_notify_cmd {
 	MEM_NOTIFY_CMD_SET_OOM_VICTIM,
 	MEM_NOTIFY_CMD_GET_ZONES,
 	MEM_NOTIFY_CMD_GET_STATS,
+	MEM_NOTIFY_CMD_GET_NODES,
+	MEM_NOTIFY_CMD_GET_THRESHOLDS,
+	MEM_NOTIFY_CMD_SET_THRESHOLDS,
 
 	__MEM_NOTIFY_CMD_MAX,
 	MEM_NOTIFY_CMD_MAX = __MEM_NOTIFY_CMD_MAX - 1
@@ -58,13 +75,16 @@ enum mem_notify_cmd {
  *	from 1; a gap means events were lost (see STATS_LOST)
  * @MEM_NOTIFY_A_TIMESTAMP: u64, CLOCK_MONOTONIC time of the event in ns
  * @MEM_NOTIFY_A_NODE: u32, NUMA node of the zone
- * @MEM_NOTIFY_A_ZONE: string, zone name ("DMA32", "Normal", ...)
+ * @MEM_NOTIFY_A_ZONE: string, zone name ("DMA32", "Normal", ...); in
+ *	pressure events (deprecated) the node's highest populated zone
  * @MEM_NOTIFY_A_STATUS: s32, the zone's mem_notify_status: -1 ignored
- *	(too small), 0 no pressure, 1 under pressure
- * @MEM_NOTIFY_A_FREE_PAGES: u64, free pages of the zone at the event
- * @MEM_NOTIFY_A_HIGH_WMARK: u64, the zone's high watermark in pages
- * @MEM_NOTIFY_A_THRESHOLD: u64, pages: the zone is short of memory while
- *	its free pages are at most this
+ *	(too small), 0 its node at level none, 1 at low or above
+ * @MEM_NOTIFY_A_FREE_PAGES: u64, free pages of the zone (GET_ZONES) or of
+ *	the node (events, GET_NODES)
+ * @MEM_NOTIFY_A_HIGH_WMARK: u64, the zone's high watermark in pages; in
+ *	events (deprecated) the sum over the node's zones
+ * @MEM_NOTIFY_A_THRESHOLD: u64, deprecated: in events, the same as
+ *	THRESH_LOW; in GET_ZONES, the zone's share of it
  * @MEM_NOTIFY_A_PID: u32, thread id of the OOM victim
  * @MEM_NOTIFY_A_TGID: u32, process id of the OOM victim
  * @MEM_NOTIFY_A_UID: u32, real uid of the OOM victim
@@ -88,6 +108,25 @@ enum mem_notify_cmd {
  * @MEM_NOTIFY_A_STATS_ZONES_UNDER_PRESSURE: u32
  * @MEM_NOTIFY_A_STATS_PRESSURE_SUBSCRIBERS: u32, sockets in "pressure"
  * @MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS: u32, sockets in "oom"
+ * @MEM_NOTIFY_A_LEVEL: u32, enum mem_notify_level: the node's level
+ * @MEM_NOTIFY_A_PREV_LEVEL: u32, enum mem_notify_level: the level before
+ * @MEM_NOTIFY_A_HEADROOM: u64, pages the node could still provide: the sum
+ *	of the four HEADROOM_* attributes below
+ * @MEM_NOTIFY_A_HEADROOM_FREE: u64, free pages above the min watermark
+ *	(without boost) and the reserve kept from user allocations
+ * @MEM_NOTIFY_A_HEADROOM_FILE: u64, page cache reclaim can take back
+ * @MEM_NOTIFY_A_HEADROOM_SLAB: u64, reclaimable slab
+ * @MEM_NOTIFY_A_HEADROOM_SWAP: u64, half of the anonymous pages free swap
+ *	space could still take (this node's share of it)
+ * @MEM_NOTIFY_A_THRESH_LOW: u64, pages: the node enters low at or below
+ *	this headroom (and leaves it above this plus a quarter)
+ * @MEM_NOTIFY_A_THRESH_MEDIUM: u64, the same for medium
+ * @MEM_NOTIFY_A_THRESH_CRITICAL: u64, the same for critical
+ * @MEM_NOTIFY_A_UNRECLAIMABLE: u8, 1 if kswapd has given up on the node
+ * @MEM_NOTIFY_A_LOW_PERMILLE: u32, threshold of low in 1/1000 of the
+ *	node's managed pages
+ * @MEM_NOTIFY_A_MEDIUM_PERMILLE: u32, the same for medium
+ * @MEM_NOTIFY_A_CRITICAL_PERMILLE: u32, the same for critical
  * @__MEM_NOTIFY_A_MAX: internal
  * @MEM_NOTIFY_A_MAX: highest attribute
  */
@@ -121,6 +160,20 @@ enum mem_notify_attr {
 	MEM_NOTIFY_A_STATS_ZONES_UNDER_PRESSURE,
 	MEM_NOTIFY_A_STATS_PRESSURE_SUBSCRIBERS,
 	MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS,
+	MEM_NOTIFY_A_LEVEL,
+	MEM_NOTIFY_A_PREV_LEVEL,
+	MEM_NOTIFY_A_HEADROOM,
+	MEM_NOTIFY_A_HEADROOM_FREE,
+	MEM_NOTIFY_A_HEADROOM_FILE,
+	MEM_NOTIFY_A_HEADROOM_SLAB,
+	MEM_NOTIFY_A_HEADROOM_SWAP,
+	MEM_NOTIFY_A_THRESH_LOW,
+	MEM_NOTIFY_A_THRESH_MEDIUM,
+	MEM_NOTIFY_A_THRESH_CRITICAL,
+	MEM_NOTIFY_A_UNRECLAIMABLE,
+	MEM_NOTIFY_A_LOW_PERMILLE,
+	MEM_NOTIFY_A_MEDIUM_PERMILLE,
+	MEM_NOTIFY_A_CRITICAL_PERMILLE,
 
 	__MEM_NOTIFY_A_MAX,
 	MEM_NOTIFY_A_MAX = __MEM_NOTIFY_A_MAX - 1
@@ -139,5 +192,33 @@ enum mem_notify_oom_constraint {
 	MEM_NOTIFY_OOM_CONSTRAINT_MEMPOLICY,
 	MEM_NOTIFY_OOM_CONSTRAINT_MEMCG,
 };
+
+/**
+ * enum mem_notify_level - how short of memory a node is
+ * @MEM_NOTIFY_LEVEL_NONE: not short
+ * @MEM_NOTIFY_LEVEL_LOW: headroom at or below the low threshold: give back
+ *	what is cheap to rebuild
+ * @MEM_NOTIFY_LEVEL_MEDIUM: at or below medium: give back more
+ * @MEM_NOTIFY_LEVEL_CRITICAL: at or below critical: the OOM killer is
+ *	near, give back everything you can
+ */
+enum mem_notify_level {
+	MEM_NOTIFY_LEVEL_NONE,
+	MEM_NOTIFY_LEVEL_LOW,
+	MEM_NOTIFY_LEVEL_MEDIUM,
+	MEM_NOTIFY_LEVEL_CRITICAL,
+};
+
+/*
+ * ioctls of /dev/mem_notify (any open file, no privilege needed)
+ *
+ * MEM_NOTIFY_IOC_SET_MIN_LEVEL: the file polls readable (and gets SIGIO)
+ *	only while some node is at this level or above (__u32, an enum
+ *	mem_notify_level from LOW to CRITICAL; LOW when opened).
+ * MEM_NOTIFY_IOC_GET_LEVEL: the highest level of any node now (__u32).
+ */
+#define MEM_NOTIFY_IOC_MAGIC		0xB8
+#define MEM_NOTIFY_IOC_SET_MIN_LEVEL	_IOW(MEM_NOTIFY_IOC_MAGIC, 0, __u32)
+#define MEM_NOTIFY_IOC_GET_LEVEL	_IOR(MEM_NOTIFY_IOC_MAGIC, 1, __u32)
 
 #endif /* _UAPI_LINUX_MEM_NOTIFY_H */
