@@ -381,8 +381,16 @@ int mnotify_wait(struct mnotify *h, int timeout_ms, mnotify_callback cb,
  * a dump), calling @on_msg for each reply message.  Returns 0 or -errno;
  * the kernel's extack text goes to h->ext_ack.
  */
+/* adds a request's attributes to @msg: 0 or a libnl error */
+typedef int (*put_attrs_fn)(struct nl_msg *msg, const void *arg);
+
+static int put_oom_victim(struct nl_msg *msg, const void *arg)
+{
+	return nla_put_string(msg, MEM_NOTIFY_A_OOM_VICTIM, arg);
+}
+
 static int transact(struct mnotify *h, uint8_t cmd, int dump,
-		    const char *str_attr,
+		    put_attrs_fn put, const void *put_arg,
 		    int (*on_msg)(struct mnotify *, struct nlmsghdr *, void *),
 		    void *ctx)
 {
@@ -401,8 +409,7 @@ static int transact(struct mnotify *h, uint8_t cmd, int dump,
 	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, h->family, 0,
 			 NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0),
 			 cmd, MEM_NOTIFY_GENL_VERSION) ||
-	    (str_attr && nla_put_string(msg, MEM_NOTIFY_A_OOM_VICTIM,
-					str_attr) < 0)) {
+	    (put && put(msg, put_arg) < 0)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -469,15 +476,15 @@ MNOTIFY_EXPORT
 int mnotify_get_oom_victim(struct mnotify *h, char name[MNOTIFY_COMM_MAX])
 {
 	name[0] = '\0';
-	return transact(h, MEM_NOTIFY_CMD_GET_OOM_VICTIM, 0, NULL,
+	return transact(h, MEM_NOTIFY_CMD_GET_OOM_VICTIM, 0, NULL, NULL,
 			on_oom_victim, name);
 }
 
 MNOTIFY_EXPORT
 int mnotify_set_oom_victim(struct mnotify *h, const char *name)
 {
-	return transact(h, MEM_NOTIFY_CMD_SET_OOM_VICTIM, 0, name ? name : "",
-			NULL, NULL);
+	return transact(h, MEM_NOTIFY_CMD_SET_OOM_VICTIM, 0, put_oom_victim,
+			name ? name : "", NULL, NULL);
 }
 
 static int on_stats(struct mnotify *h, struct nlmsghdr *nlh, void *ctx)
@@ -489,7 +496,7 @@ MNOTIFY_EXPORT
 int mnotify_get_stats(struct mnotify *h, struct mnotify_stats *st)
 {
 	memset(st, 0, sizeof(*st));
-	return transact(h, MEM_NOTIFY_CMD_GET_STATS, 0, NULL, on_stats, st);
+	return transact(h, MEM_NOTIFY_CMD_GET_STATS, 0, NULL, NULL, on_stats, st);
 }
 
 struct zones_ctx {
@@ -525,7 +532,7 @@ int mnotify_get_zones(struct mnotify *h, struct mnotify_zone *zones,
 	struct zones_ctx c = { .zones = zones, .max = max };
 	int err;
 
-	err = transact(h, MEM_NOTIFY_CMD_GET_ZONES, 1, NULL, on_zone, &c);
+	err = transact(h, MEM_NOTIFY_CMD_GET_ZONES, 1, NULL, NULL, on_zone, &c);
 	if (err)
 		return err;
 	if (seq)
@@ -563,4 +570,35 @@ int mnotify_resync(struct mnotify *h, mnotify_callback cb, void *arg)
 			return ret;
 	}
 	return n;
+}
+
+static int put_thresholds(struct nl_msg *msg, const void *arg)
+{
+	const struct mnotify_thresholds *t = arg;
+
+	return nla_put_u32(msg, MEM_NOTIFY_A_LOW_PERMILLE, t->low) ||
+	       nla_put_u32(msg, MEM_NOTIFY_A_MEDIUM_PERMILLE, t->medium) ||
+	       nla_put_u32(msg, MEM_NOTIFY_A_CRITICAL_PERMILLE, t->critical) ?
+	       -NLE_NOMEM : 0;
+}
+
+static int on_thresholds(struct mnotify *h, struct nlmsghdr *nlh, void *ctx)
+{
+	return mnotify_parse_thresholds(nlh, nlh->nlmsg_len, h->family, ctx);
+}
+
+MNOTIFY_EXPORT
+int mnotify_get_thresholds(struct mnotify *h, struct mnotify_thresholds *t)
+{
+	memset(t, 0, sizeof(*t));
+	return transact(h, MEM_NOTIFY_CMD_GET_THRESHOLDS, 0, NULL, NULL,
+			on_thresholds, t);
+}
+
+MNOTIFY_EXPORT
+int mnotify_set_thresholds(struct mnotify *h,
+			   const struct mnotify_thresholds *t)
+{
+	return transact(h, MEM_NOTIFY_CMD_SET_THRESHOLDS, 0, put_thresholds, t,
+			NULL, NULL);
 }

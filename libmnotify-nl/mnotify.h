@@ -19,15 +19,15 @@ extern "C" {
 #endif
 
 /* groups for mnotify_open() */
-#define MNOTIFY_GROUP_PRESSURE	(1u << 0)	/* zone pressure enter/exit */
+#define MNOTIFY_GROUP_PRESSURE	(1u << 0)	/* node level changes */
 #define MNOTIFY_GROUP_OOM	(1u << 1)	/* OOM kills; CAP_SYS_ADMIN */
 
 #define MNOTIFY_ZONE_NAME_MAX	32
 #define MNOTIFY_COMM_MAX	16	/* TASK_COMM_LEN */
 
 enum mnotify_event_type {
-	MNOTIFY_EVENT_PRESSURE_ENTER = 1,	/* u.zone */
-	MNOTIFY_EVENT_PRESSURE_EXIT = 2,	/* u.zone */
+	MNOTIFY_EVENT_PRESSURE_ENTER = 1,	/* u.zone: level now low or above */
+	MNOTIFY_EVENT_PRESSURE_EXIT = 2,	/* u.zone: level back to none */
 	MNOTIFY_EVENT_OOM_VICTIM = 3,		/* u.oom */
 	MNOTIFY_EVENT_CHARDEV = 4,		/* /dev/mem_notify woke us */
 	MNOTIFY_EVENT_LOST = 5,			/* u.lost: events were lost */
@@ -39,13 +39,45 @@ enum mnotify_event_type {
 #define MNOTIFY_ZONE_OK		0
 #define MNOTIFY_ZONE_PRESSURE	1
 
+/* memory pressure levels of a node (struct mnotify_zone.level) */
+enum mnotify_level {
+	MNOTIFY_LEVEL_NONE = 0,
+	MNOTIFY_LEVEL_LOW = 1,		/* give back what is cheap to rebuild */
+	MNOTIFY_LEVEL_MEDIUM = 2,	/* give back more */
+	MNOTIFY_LEVEL_CRITICAL = 3,	/* the OOM killer is near: everything */
+};
+
+/*
+ * A zone (GET_ZONES dump) or, in pressure events, a node's change of
+ * level.  Pages throughout.
+ */
 struct mnotify_zone {
 	uint32_t node;
-	char name[MNOTIFY_ZONE_NAME_MAX];	/* "DMA32", "Normal", ... */
+	char name[MNOTIFY_ZONE_NAME_MAX];	/* "DMA32", "Normal", ...; events:
+						   the node's highest zone */
 	int32_t status;		/* MNOTIFY_ZONE_*: from dumps; events imply it */
-	uint64_t free_pages;
-	uint64_t high_wmark;	/* pages */
-	uint64_t threshold;	/* under pressure while free_pages <= this */
+	uint64_t free_pages;	/* of the zone (dump) or the node (events) */
+	uint64_t high_wmark;
+	uint64_t threshold;	/* deprecated: events: thresh_low */
+	/* events only; a kernel without levels: low on enter, none on exit */
+	int32_t level;		/* enum mnotify_level */
+	int32_t prev_level;	/* the level before; -1 unknown */
+	uint64_t headroom;	/* free + file + slab + swap below */
+	uint64_t headroom_free;
+	uint64_t headroom_file;
+	uint64_t headroom_slab;
+	uint64_t headroom_swap;
+	uint64_t thresh_low;	/* a level is entered at or below these */
+	uint64_t thresh_medium;
+	uint64_t thresh_critical;
+	int unreclaimable;	/* kswapd has given up on the node */
+};
+
+/* level thresholds, 1/1000 of a node's managed pages (1-1000, ordered) */
+struct mnotify_thresholds {
+	uint32_t low;
+	uint32_t medium;
+	uint32_t critical;
 };
 
 /* what limited the memory of an OOM kill (struct mnotify_oom.constraint) */
@@ -165,6 +197,10 @@ int mnotify_set_oom_victim(struct mnotify *h, const char *name);
 int mnotify_get_zones(struct mnotify *h, struct mnotify_zone *zones,
 		      size_t max, uint64_t *seq);
 int mnotify_get_stats(struct mnotify *h, struct mnotify_stats *st);
+int mnotify_get_thresholds(struct mnotify *h, struct mnotify_thresholds *t);
+/* needs CAP_SYS_ADMIN; with an ext ack: -ERANGE unless each is 1-1000, -EINVAL unless low > medium > critical */
+int mnotify_set_thresholds(struct mnotify *h,
+			   const struct mnotify_thresholds *t);
 
 /* The kernel's extended ack message of the last failed command, or "". */
 const char *mnotify_ext_ack(const struct mnotify *h);
@@ -185,6 +221,8 @@ int mnotify_parse_stats(const void *msg, size_t len, uint16_t family,
 			struct mnotify_stats *st);
 int mnotify_parse_oom_victim(const void *msg, size_t len, uint16_t family,
 			     char name[MNOTIFY_COMM_MAX]);
+int mnotify_parse_thresholds(const void *msg, size_t len, uint16_t family,
+			     struct mnotify_thresholds *t);
 /*
  * An NLMSG_ERROR message: *@error gets its error (0: ack), @msgbuf the
  * extended ack text ("" if none).  -ENOMSG if not NLMSG_ERROR.
@@ -196,6 +234,10 @@ int mnotify_parse_ack(const void *msg, size_t len, int *error,
 const char *mnotify_event_name(enum mnotify_event_type type);
 /* "none", "cpuset", "mempolicy", "memcg" (or "unknown") */
 const char *mnotify_constraint_name(uint32_t constraint);
+/* "none", "low", "medium", "critical" (or "unknown") */
+const char *mnotify_level_name(int level);
+/* the level of a name above (or its number); -EINVAL if none */
+int mnotify_level_from_name(const char *name);
 
 #ifdef __cplusplus
 }

@@ -50,6 +50,20 @@ static struct nla_policy mnotify_policy[MEM_NOTIFY_A_MAX + 1] = {
 	[MEM_NOTIFY_A_STATS_ZONES_UNDER_PRESSURE] = { .type = NLA_U32 },
 	[MEM_NOTIFY_A_STATS_PRESSURE_SUBSCRIBERS] = { .type = NLA_U32 },
 	[MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS] = { .type = NLA_U32 },
+	[MEM_NOTIFY_A_LEVEL]		= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_PREV_LEVEL]	= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_HEADROOM]		= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_HEADROOM_FREE]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_HEADROOM_FILE]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_HEADROOM_SLAB]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_HEADROOM_SWAP]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_THRESH_LOW]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_THRESH_MEDIUM]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_THRESH_CRITICAL]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_UNRECLAIMABLE]	= { .type = NLA_U8 },
+	[MEM_NOTIFY_A_LOW_PERMILLE]	= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_MEDIUM_PERMILLE]	= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_CRITICAL_PERMILLE] = { .type = NLA_U32 },
 };
 
 /*
@@ -130,6 +144,52 @@ static void fill_zone(struct mnotify_zone *z, struct nlattr *tb[])
 	z->threshold = nla_get_u64(tb[MEM_NOTIFY_A_THRESHOLD]);
 }
 
+/* level attributes; a kernel without them: low on enter, none on exit */
+static void fill_level(struct mnotify_zone *z, struct nlattr *tb[], int enter)
+{
+	uint32_t level = get_u32_or(tb[MEM_NOTIFY_A_LEVEL],
+				    enter ? MNOTIFY_LEVEL_LOW : MNOTIFY_LEVEL_NONE);
+
+	/* a level this library does not know yet counts as critical */
+	z->level = level > MNOTIFY_LEVEL_CRITICAL ? MNOTIFY_LEVEL_CRITICAL :
+						    (int32_t)level;
+	z->prev_level = tb[MEM_NOTIFY_A_PREV_LEVEL] ?
+			(int32_t)nla_get_u32(tb[MEM_NOTIFY_A_PREV_LEVEL]) : -1;
+	if (z->prev_level > MNOTIFY_LEVEL_CRITICAL)
+		z->prev_level = MNOTIFY_LEVEL_CRITICAL;
+	z->headroom = get_u64_or(tb[MEM_NOTIFY_A_HEADROOM], 0);
+	z->headroom_free = get_u64_or(tb[MEM_NOTIFY_A_HEADROOM_FREE], 0);
+	z->headroom_file = get_u64_or(tb[MEM_NOTIFY_A_HEADROOM_FILE], 0);
+	z->headroom_slab = get_u64_or(tb[MEM_NOTIFY_A_HEADROOM_SLAB], 0);
+	z->headroom_swap = get_u64_or(tb[MEM_NOTIFY_A_HEADROOM_SWAP], 0);
+	z->thresh_low = get_u64_or(tb[MEM_NOTIFY_A_THRESH_LOW], z->threshold);
+	z->thresh_medium = get_u64_or(tb[MEM_NOTIFY_A_THRESH_MEDIUM], 0);
+	z->thresh_critical = get_u64_or(tb[MEM_NOTIFY_A_THRESH_CRITICAL], 0);
+	z->unreclaimable = tb[MEM_NOTIFY_A_UNRECLAIMABLE] &&
+			   nla_get_u8(tb[MEM_NOTIFY_A_UNRECLAIMABLE]);
+}
+
+MNOTIFY_EXPORT
+int mnotify_parse_thresholds(const void *msg, size_t len, uint16_t family,
+			     struct mnotify_thresholds *t)
+{
+	struct nlattr *tb[MEM_NOTIFY_A_MAX + 1];
+	int cmd;
+
+	cmd = mnotify_parse_msg(msg, len, family, tb);
+	if (cmd < 0)
+		return cmd;
+	if (cmd != MEM_NOTIFY_CMD_GET_THRESHOLDS)
+		return -ENOMSG;
+	if (!HAS(tb, MEM_NOTIFY_A_LOW_PERMILLE, MEM_NOTIFY_A_MEDIUM_PERMILLE,
+		 MEM_NOTIFY_A_CRITICAL_PERMILLE))
+		return -EBADMSG;
+	t->low = nla_get_u32(tb[MEM_NOTIFY_A_LOW_PERMILLE]);
+	t->medium = nla_get_u32(tb[MEM_NOTIFY_A_MEDIUM_PERMILLE]);
+	t->critical = nla_get_u32(tb[MEM_NOTIFY_A_CRITICAL_PERMILLE]);
+	return 0;
+}
+
 MNOTIFY_EXPORT
 int mnotify_parse_event(const void *msg, size_t len, uint16_t family,
 			struct mnotify_event *ev)
@@ -157,6 +217,7 @@ int mnotify_parse_event(const void *msg, size_t len, uint16_t family,
 		fill_zone(&ev->u.zone, tb);
 		ev->u.zone.status = cmd == MEM_NOTIFY_CMD_PRESSURE_ENTER ?
 				    MNOTIFY_ZONE_PRESSURE : MNOTIFY_ZONE_OK;
+		fill_level(&ev->u.zone, tb, cmd == MEM_NOTIFY_CMD_PRESSURE_ENTER);
 		break;
 	case MEM_NOTIFY_CMD_OOM_VICTIM: {
 		struct mnotify_oom *o = &ev->u.oom;
@@ -369,4 +430,30 @@ const char *mnotify_constraint_name(uint32_t constraint)
 
 	return constraint < sizeof(names) / sizeof(names[0]) ?
 	       names[constraint] : "unknown";
+}
+
+static const char *const level_names[] = {
+	[MNOTIFY_LEVEL_NONE] = "none",
+	[MNOTIFY_LEVEL_LOW] = "low",
+	[MNOTIFY_LEVEL_MEDIUM] = "medium",
+	[MNOTIFY_LEVEL_CRITICAL] = "critical",
+};
+
+MNOTIFY_EXPORT
+const char *mnotify_level_name(int level)
+{
+	return level >= 0 && level <= MNOTIFY_LEVEL_CRITICAL ?
+	       level_names[level] : "unknown";
+}
+
+MNOTIFY_EXPORT
+int mnotify_level_from_name(const char *name)
+{
+	if (!name)
+		return -EINVAL;
+	for (int l = MNOTIFY_LEVEL_NONE; l <= MNOTIFY_LEVEL_CRITICAL; l++)
+		if (!strcmp(name, level_names[l]) ||
+		    (name[0] == '0' + l && name[1] == '\0'))
+			return l;
+	return -EINVAL;
 }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * mnotify-cache: an example application built on libmnotify-nl.  It holds
- * a cache (anonymous memory it could rebuild), drops it when memory
- * pressure is signalled, and regrows it once pressure has been gone for a
- * while.  The signal comes from the netlink "pressure" group, from
- * /dev/mem_notify, from a PSI trigger, or from nowhere (the baseline).
+ * a cache (anonymous memory it could rebuild) and trims it in proportion
+ * to the pressure level: to half on low, a quarter on medium, nothing on
+ * critical; it grows back when the level falls (after --regrow quiet
+ * seconds).  The level comes from the netlink "pressure" group, from
+ * /dev/mem_notify (its MEM_NOTIFY_IOC_GET_LEVEL ioctl when it wakes),
+ * from a PSI trigger (taken as critical), or from nowhere (baseline).
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -18,19 +20,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
 #include "mnotify.h"
+#include "uapi/linux/mem_notify.h"
 #include "clicommon.h"
 
 #define MB (1024UL * 1024UL)
 
 static const char usage_text[] =
 "Usage: mnotify-cache [-s SOURCE] [-m MB] [-g SEC] [-n NAME]\n"
-"Hold MB megabytes of cache; drop all of it when memory pressure is\n"
-"signalled, regrow it after SEC seconds without pressure (0: never).\n"
+"Hold MB megabytes of cache; trim it in proportion to the memory pressure\n"
+"level (low: keep 1/2, medium: 1/4, critical: none), grow it back to what\n"
+"a lower level allows after SEC seconds without a rise (0: never).\n"
 "\n"
 "  -s, --source S   netlink (default), chardev, psi, none\n"
 "  -m, --mb MB      cache size [32]\n"
@@ -38,8 +43,9 @@ static const char usage_text[] =
 "  -n, --name NAME  task name\n"
 "  -h, --help       this text\n"
 "\n"
-"Prints \"ready MB\" once the cache is built and one line per drop or regrow:\n"
-"\"dropped MB after SOURCE\", \"regrown MB\".  SIGTERM exits 0.\n";
+"Prints \"ready MB\" once the cache is built and one line per change:\n"
+"\"dropped MB after SOURCE level L\" (MB given back), \"regrown MB\" (the size\n"
+"now).  SIGTERM exits 0.\n";
 
 static volatile sig_atomic_t done;
 
@@ -49,42 +55,77 @@ static void on_term(int sig)
 	done = 1;
 }
 
-static char *cache;
-static size_t cache_mb;
+/* the cache is kept in 1 MB pieces so that it can shrink and grow */
+static char **piece;
+static size_t cache_mb, want_mb;
 
-static void build(size_t mb)
+static int grow(size_t mb)
 {
-	size_t i;
+	while (cache_mb < mb) {
+		char *p = mmap(NULL, MB, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	cache = mmap(NULL, mb * MB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (cache == MAP_FAILED) {
-		cache = NULL;
-		return;
+		if (p == MAP_FAILED)
+			return -1;
+		for (size_t i = 0; i < MB; i += 4096)
+			p[i] = (char)(((cache_mb << 8) + (i >> 12)) | 1);	/* not same-filled */
+		piece[cache_mb++] = p;
 	}
-	for (i = 0; i < mb * MB; i += 4096)
-		cache[i] = (char)(i >> 12 | 1);	/* not same-filled */
-	cache_mb = mb;
+	return 0;
 }
 
-static void drop(const char *why)
+/* shrink to @mb; returns the MB given back */
+static size_t shrink(size_t mb)
 {
-	if (!cache)
-		return;
-	munmap(cache, cache_mb * MB);
-	cache = NULL;
-	printf("dropped %zu after %s\n", cache_mb, why);
-	fflush(stdout);
-	cache_mb = 0;
+	size_t before = cache_mb;
+
+	while (cache_mb > mb)
+		munmap(piece[--cache_mb], MB);
+	return before - cache_mb;
 }
 
-static int pressure_seen;
+/* what a level lets the cache keep */
+static size_t keep_mb(int level)
+{
+	switch (level) {
+	case MNOTIFY_LEVEL_NONE:
+		return want_mb;
+	case MNOTIFY_LEVEL_LOW:
+		return want_mb / 2;
+	case MNOTIFY_LEVEL_MEDIUM:
+		return want_mb / 4;
+	default:
+		return 0;
+	}
+}
+
+static int level = -1;	/* from the last event of this batch; -1: none */
 
 static int on_event(const struct mnotify_event *ev, void *arg)
 {
-	(void)arg;
-	if (ev->type == MNOTIFY_EVENT_PRESSURE_ENTER || ev->type == MNOTIFY_EVENT_CHARDEV ||
-	    ev->type == MNOTIFY_EVENT_LOST)
-		pressure_seen = 1;
+	struct mnotify *h = arg;
+
+	switch (ev->type) {
+	case MNOTIFY_EVENT_PRESSURE_ENTER:
+	case MNOTIFY_EVENT_PRESSURE_EXIT:
+		level = ev->u.zone.level;
+		break;
+	case MNOTIFY_EVENT_CHARDEV: {
+		uint32_t l = MNOTIFY_LEVEL_CRITICAL;
+
+		/* a kernel without the ioctl: treat a wake-up as critical */
+		if (ioctl(mnotify_fd(h), MEM_NOTIFY_IOC_GET_LEVEL, &l))
+			l = MNOTIFY_LEVEL_CRITICAL;
+		level = (int)l;
+		break;
+	}
+	case MNOTIFY_EVENT_LOST:
+		/* do not know: be safe */
+		level = MNOTIFY_LEVEL_CRITICAL;
+		break;
+	default:
+		break;
+	}
 	return 0;
 }
 
@@ -102,7 +143,7 @@ int main(int argc, char **argv)
 	long mb = 32, regrow = 0;
 	struct mnotify *h = NULL;
 	uint64_t quiet_since;
-	int fd = -1, opt, err;
+	int fd = -1, opt, err, cur = MNOTIFY_LEVEL_NONE;
 
 	while ((opt = getopt_long(argc, argv, "s:m:g:n:h", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -149,7 +190,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	build((size_t)mb);
+	want_mb = (size_t)mb;
+	piece = calloc(want_mb, sizeof(*piece));
+	if (!piece || grow(want_mb)) {
+		fprintf(stderr, "mnotify-cache: cannot build %zu MB\n", want_mb);
+		return 1;
+	}
 	printf("ready %zu\n", cache_mb);
 	fflush(stdout);
 	quiet_since = cli_now_ns();
@@ -158,19 +204,31 @@ int main(int argc, char **argv)
 		struct pollfd p = { .fd = h ? mnotify_fd(h) : fd, .events = h ? POLLIN : POLLPRI };
 		int n = poll(&p, p.fd >= 0 ? 1 : 0, 1000);
 
-		pressure_seen = 0;
+		level = -1;
 		if (n > 0 && h)
-			mnotify_dispatch(h, on_event, NULL);
+			mnotify_dispatch(h, on_event, h);
 		else if (n > 0 && (p.revents & POLLPRI))
-			pressure_seen = 1;
-		if (pressure_seen) {
-			drop(source);
+			level = MNOTIFY_LEVEL_CRITICAL;
+		if (level >= MNOTIFY_LEVEL_LOW)
 			quiet_since = cli_now_ns();
-		} else if (!cache && regrow &&
-			   cli_now_ns() - quiet_since > (uint64_t)regrow * 1000000000u) {
-			build((size_t)mb);
-			printf("regrown %zu\n", cache_mb);
+		if (level >= 0 && keep_mb(level) < cache_mb) {
+			size_t freed = shrink(keep_mb(level));
+
+			printf("dropped %zu after %s level %s\n", freed, source,
+			       mnotify_level_name(level));
 			fflush(stdout);
+		}
+		if (level >= 0)
+			cur = level;
+		/* chardev and PSI say nothing when pressure ends: quiet means none */
+		if (n == 0 && strcmp(source, "netlink"))
+			cur = MNOTIFY_LEVEL_NONE;
+		if (regrow && cache_mb < keep_mb(cur) &&
+		    cli_now_ns() - quiet_since > (uint64_t)regrow * 1000000000u) {
+			if (grow(keep_mb(cur)) == 0) {
+				printf("regrown %zu\n", cache_mb);
+				fflush(stdout);
+			}
 		}
 	}
 	mnotify_close(h);

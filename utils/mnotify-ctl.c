@@ -24,6 +24,9 @@ static const char usage_text[] =
 "  set oom_victim NAME   OOM-kill tasks whose name contains NAME first\n"
 "                        (at most 15 bytes; needs CAP_SYS_ADMIN)\n"
 "  clear oom_victim      turn the preference off (CAP_SYS_ADMIN)\n"
+"  get thresholds        print the level thresholds: low medium critical,\n"
+"                        in 1/1000 of a node's memory\n"
+"  set thresholds L M C  set them (1-1000, L > M > C; CAP_SYS_ADMIN)\n"
 "  zones                 each zone's pressure state and free pages\n"
 "  stats                 event, loss, watcher and subscriber counters\n"
 "\n"
@@ -72,6 +75,45 @@ static int cmd_set(struct mnotify *h, const char *name, const char *what)
 	if (err)
 		return fail(h, what, err);
 	return 0;
+}
+
+static int cmd_get_thresholds(struct mnotify *h)
+{
+	struct mnotify_thresholds t;
+	int err = mnotify_get_thresholds(h, &t);
+
+	if (err)
+		return fail(h, "get thresholds", err);
+	if (json)
+		printf("{\"low\":%u,\"medium\":%u,\"critical\":%u}\n", t.low,
+		       t.medium, t.critical);
+	else
+		printf("%u %u %u\n", t.low, t.medium, t.critical);
+	return 0;
+}
+
+static int parse_thresholds(char **argv, struct mnotify_thresholds *t)
+{
+	long v[3];
+
+	for (int i = 0; i < 3; i++)
+		if (cli_parse_long(argv[i], 1, 1000, &v[i])) {
+			fprintf(stderr, "mnotify-ctl: set thresholds: '%s' is not a number from 1 to 1000\n",
+				argv[i]);
+			return -1;
+		}
+	t->low = (uint32_t)v[0];
+	t->medium = (uint32_t)v[1];
+	t->critical = (uint32_t)v[2];
+	return 0;
+}
+
+static int cmd_set_thresholds(struct mnotify *h,
+			      const struct mnotify_thresholds *t)
+{
+	int err = mnotify_set_thresholds(h, t);
+
+	return err ? fail(h, "set thresholds", err) : 0;
 }
 
 static int cmd_zones(struct mnotify *h)
@@ -149,6 +191,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct mnotify_thresholds thr = { 0 };
 	struct mnotify *h;
 	const char *cmd, *obj = NULL;
 	int opt, nargs, err, ret;
@@ -174,9 +217,17 @@ int main(int argc, char **argv)
 		obj = argv[optind + 1];
 
 	/* check the command line before talking to the kernel */
-	if (!strcmp(cmd, "get") || !strcmp(cmd, "clear")) {
+	if (!strcmp(cmd, "get")) {
+		if (nargs != 2 || (strcmp(obj, "oom_victim") && strcmp(obj, "thresholds")))
+			return usage_error("expected: get oom_victim|thresholds");
+	} else if (!strcmp(cmd, "clear")) {
 		if (nargs != 2 || strcmp(obj, "oom_victim"))
-			return usage_error("expected: get|clear oom_victim");
+			return usage_error("expected: clear oom_victim");
+	} else if (!strcmp(cmd, "set") && nargs >= 2 && !strcmp(obj, "thresholds")) {
+		if (nargs != 5)
+			return usage_error("expected: set thresholds LOW MEDIUM CRITICAL");
+		if (parse_thresholds(argv + optind + 2, &thr))
+			return EXIT_USAGE;
 	} else if (!strcmp(cmd, "set")) {
 		if (nargs != 3 || strcmp(obj, "oom_victim"))
 			return usage_error("expected: set oom_victim NAME");
@@ -195,7 +246,11 @@ int main(int argc, char **argv)
 			strerror(-err));
 		return 1;
 	}
-	if (!strcmp(cmd, "get"))
+	if (!strcmp(cmd, "get") && !strcmp(obj, "thresholds"))
+		ret = cmd_get_thresholds(h);
+	else if (!strcmp(cmd, "set") && !strcmp(obj, "thresholds"))
+		ret = cmd_set_thresholds(h, &thr);
+	else if (!strcmp(cmd, "get"))
 		ret = cmd_get(h);
 	else if (!strcmp(cmd, "clear"))
 		ret = cmd_set(h, "", "clear oom_victim");

@@ -34,6 +34,9 @@ static const char usage_text[] =
 "                       states do not count)\n"
 "  -w, --timeout SEC    exit after SEC seconds (decimals allowed)\n"
 "  -r, --resync         print every zone's state at start and after a loss\n"
+"  -l, --level LEVEL    only pressure events whose new or previous level is\n"
+"                       at least LEVEL (low, medium, critical): with\n"
+"                       --level medium, low<->none changes are not shown\n"
 "  -t                   prefix the event's CLOCK_MONOTONIC time (kernel's)\n"
 "  -T                   prefix the wall-clock time of receipt\n"
 "  -j, --json           one JSON object per line (adds rx_ns, receipt time)\n"
@@ -41,7 +44,9 @@ static const char usage_text[] =
 "\n"
 "Once subscribed it prints \"listening...\" (JSON: {\"type\":\"listening\"})\n"
 "and flushes, so scripts can start their workload then.\n"
-"Lines: enter|exit node N zone Z free P high P threshold P seq S;\n"
+"Lines: enter|exit node N zone Z free P high P threshold P seq S level L\n"
+"prev L|unknown headroom P (enter: the node's level changed to low, medium\n"
+"or critical, up or down; exit: back to none; zone is the node's highest);\n"
 "oom pid P tgid P uid U comm C points N adj N matched 0|1 constraint C\n"
 "pages P seq S; chardev; lost group G count N|unknown; zone ... status S.\n"
 "\n"
@@ -62,6 +67,7 @@ struct opts {
 	int mono_ts;
 	int wall_ts;
 	int resync;
+	int min_level;
 	long count;
 	long seen;
 };
@@ -113,11 +119,18 @@ static void print_text(const struct opts *o, const struct mnotify_event *ev)
 		       z->node, z->name);
 		if (ev->type == MNOTIFY_EVENT_ZONE_STATE)
 			printf(" status %d", z->status);
-		printf(" free %llu high %llu threshold %llu seq %llu\n",
+		printf(" free %llu high %llu threshold %llu seq %llu",
 		       (unsigned long long)z->free_pages,
 		       (unsigned long long)z->high_wmark,
 		       (unsigned long long)z->threshold,
 		       (unsigned long long)ev->seq);
+		if (ev->type != MNOTIFY_EVENT_ZONE_STATE)
+			printf(" level %s prev %s headroom %llu",
+			       mnotify_level_name(z->level),
+			       z->prev_level < 0 ? "unknown" :
+			       mnotify_level_name(z->prev_level),
+			       (unsigned long long)z->headroom);
+		printf("\n");
 		break;
 	case MNOTIFY_EVENT_OOM_VICTIM:
 		printf("oom pid %u tgid %u uid %u comm %s", k->pid, k->tgid,
@@ -167,6 +180,25 @@ static void print_json(const struct mnotify_event *ev)
 		       (unsigned long long)z->free_pages,
 		       (unsigned long long)z->high_wmark,
 		       (unsigned long long)z->threshold);
+		if (ev->type == MNOTIFY_EVENT_ZONE_STATE)
+			break;
+		printf(",\"level\":\"%s\",\"prev_level\":", mnotify_level_name(z->level));
+		if (z->prev_level < 0)
+			printf("null");
+		else
+			printf("\"%s\"", mnotify_level_name(z->prev_level));
+		printf(",\"headroom\":%llu,\"headroom_free\":%llu,\"headroom_file\":%llu,"
+		       "\"headroom_slab\":%llu,\"headroom_swap\":%llu,\"thresh_low\":%llu,"
+		       "\"thresh_medium\":%llu,\"thresh_critical\":%llu,\"unreclaimable\":%s",
+		       (unsigned long long)z->headroom,
+		       (unsigned long long)z->headroom_free,
+		       (unsigned long long)z->headroom_file,
+		       (unsigned long long)z->headroom_slab,
+		       (unsigned long long)z->headroom_swap,
+		       (unsigned long long)z->thresh_low,
+		       (unsigned long long)z->thresh_medium,
+		       (unsigned long long)z->thresh_critical,
+		       z->unreclaimable ? "true" : "false");
 		break;
 	case MNOTIFY_EVENT_OOM_VICTIM:
 		cli_json_string(s, sizeof(s), k->comm);
@@ -203,6 +235,11 @@ static int on_event(const struct mnotify_event *ev, void *arg)
 	struct ctx *c = arg;
 	struct opts *o = c->o;
 
+	/* --level: a change entirely below the level is not shown */
+	if ((ev->type == MNOTIFY_EVENT_PRESSURE_ENTER ||
+	     ev->type == MNOTIFY_EVENT_PRESSURE_EXIT) &&
+	    ev->u.zone.level < o->min_level && ev->u.zone.prev_level < o->min_level)
+		return 0;
 	if (o->json)
 		print_json(ev);
 	else
@@ -253,6 +290,7 @@ int main(int argc, char **argv)
 		{ "count", required_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 'w' },
 		{ "resync", no_argument, NULL, 'r' },
+		{ "level", required_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -266,7 +304,7 @@ int main(int argc, char **argv)
 	uint64_t deadline = 0;
 	struct sigaction sa;
 
-	while ((opt = getopt_long(argc, argv, "g:c::n:w:rtTjh", longopts,
+	while ((opt = getopt_long(argc, argv, "g:c::n:w:rl:tTjh", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'g':
@@ -293,6 +331,14 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			o.resync = 1;
+			break;
+		case 'l':
+			o.min_level = mnotify_level_from_name(optarg);
+			if (o.min_level < MNOTIFY_LEVEL_LOW) {
+				fprintf(stderr, "mnotify-listen: bad --level '%s' (low, medium, critical)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 't':
 			o.mono_ts = 1;
