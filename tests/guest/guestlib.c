@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -428,3 +429,88 @@ bool slow_kernel(void)
 
 	return f && atoi(f) > 1;
 }
+
+/* ---- running commands ---- */
+
+/* run argv with stdout (and stderr if @err_too) on a pipe */
+pid_t spawn_out(char *const argv[], int *out, int err_too)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(p[1], 1);
+		if (err_too)
+			dup2(p[1], 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	*out = p[0];
+	return pid;
+}
+
+/* run a command to the end; its output (stdout+stderr) into @buf */
+int run(char *const argv[], char *buf, size_t len)
+{
+	size_t n = 0;
+	int fd, st;
+	pid_t pid;
+	ssize_t r;
+
+	pid = spawn_out(argv, &fd, 1);
+	if (pid < 0)
+		return -1;
+	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = '\0';
+	close(fd);
+	if (wait_pid_timeout(pid, &st, 30000) < 0) {
+		kill_reap(pid);
+		return -1;
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int become_nobody(void)
+{
+	return setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+	       setresuid(65534, 65534, 65534) ? -1 : 0;
+}
+
+/* run() as nobody in a child; its exit status, output in @out */
+int run_as_nobody(char *const argv[], char *out, size_t len)
+{
+	int q[2], st, rc = -1;
+	ssize_t n;
+	pid_t d;
+
+	if (pipe(q) < 0)
+		tap_bail("pipe");
+	d = fork();
+	if (d == 0) {
+		close(q[0]);
+		if (become_nobody())
+			_exit(99);
+		rc = run(argv, out, len);
+		dprintf(q[1], "%d|%s", rc, out);
+		_exit(0);
+	}
+	close(q[1]);
+	n = read(q[0], out, len - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(q[0]);
+	if (wait_pid_timeout(d, &st, 30000) < 0)
+		kill_reap(d);
+	if (n > 0 && strchr(out, '|')) {
+		rc = atoi(out);
+		memmove(out, strchr(out, '|') + 1, strlen(strchr(out, '|') + 1) + 1);
+	}
+	return rc;
+}
+

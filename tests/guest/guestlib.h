@@ -54,6 +54,16 @@ int wait_pid_timeout(pid_t pid, int *status, int timeout_ms);
 /* SIGKILL and reap (best effort, for cleanup paths) */
 void kill_reap(pid_t pid);
 
+/* ---- running commands ---- */
+/* run argv with stdout (and stderr if @err_too) on a pipe in *out */
+pid_t spawn_out(char *const argv[], int *out, int err_too);
+/* run a command to the end (30 s at most): exit status, output in @buf */
+int run(char *const argv[], char *buf, size_t len);
+/* drop to uid/gid 65534 with no supplementary groups; 0 or -1 */
+int become_nobody(void);
+/* run() as nobody in a child: its exit status, output in @out */
+int run_as_nobody(char *const argv[], char *out, size_t len);
+
 /* ---- swap ---- */
 int zram_swap_on(unsigned int mb);
 int zram_swap_off(void);
