@@ -44,7 +44,48 @@ static inline int cli_parse_seconds(const char *s, double *out)
 	return 0;
 }
 
-/* @s as a JSON string literal (quotes included) into @buf */
+/*
+ * @s as one word of text output into @buf: bytes that are not printable
+ * ASCII, space and backslash become \xNN, so a task name cannot break a
+ * line or fake a field.
+ */
+static inline void cli_text_escape(char *buf, size_t size, const char *s)
+{
+	size_t n = 0;
+
+	if (!size)
+		return;
+	for (; *s && n + 5 < size; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch <= 0x20 || ch >= 0x7f || ch == '\\')
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", ch);
+		else
+			buf[n++] = (char)ch;
+	}
+	buf[n] = '\0';
+}
+
+/*
+ * Messages for errors of mnotify_open() and mnotify_open_chardev() that
+ * say what is missing instead of strerror() alone.
+ */
+static inline const char *cli_open_hint(int err, int chardev)
+{
+	if (err == -ENOENT)
+		return chardev ? "the running kernel has no /dev/mem_notify: CONFIG_MEM_NOTIFY" :
+				 "the running kernel has no mem_notify family: CONFIG_MEM_NOTIFY_NETLINK";
+	if (err == -EPERM || err == -EACCES)
+		return chardev ? "cannot open /dev/mem_notify (permission denied)" :
+				 "joining the oom group needs CAP_SYS_ADMIN";
+	return NULL;
+}
+
+/*
+ * @s as a JSON string literal (quotes included) into @buf.  Bytes from
+ * 0x80 up are written as \u0080-\u00ff (read as Latin-1), so the output is
+ * valid UTF-8 JSON whatever the bytes of a task name.
+ */
 static inline void cli_json_string(char *buf, size_t size, const char *s)
 {
 	size_t n = 0;
@@ -61,7 +102,7 @@ static inline void cli_json_string(char *buf, size_t size, const char *s)
 		if (ch == '"' || ch == '\\') {
 			buf[n++] = '\\';
 			buf[n++] = (char)ch;
-		} else if (ch < 0x20 || ch == 0x7f) {
+		} else if (ch < 0x20 || ch >= 0x7f) {
 			n += (size_t)snprintf(buf + n, size - n, "\\u%04x", ch);
 		} else {
 			buf[n++] = (char)ch;

@@ -33,6 +33,7 @@ static const char usage_text[] =
 "Options:\n"
 "  -j, --json            print one JSON object per line\n"
 "  -h, --help            show this help and exit\n"
+"  -V, --version         show the version and exit\n"
 "\n"
 "Errors print one line with the kernel's explanation, e.g.\n"
 "  mnotify-ctl: set oom_victim: Invalid argument (oom_victim is longer than 15 bytes)\n"
@@ -189,6 +190,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mnotify_thresholds thr = { 0 };
@@ -196,13 +198,16 @@ int main(int argc, char **argv)
 	const char *cmd, *obj = NULL;
 	int opt, nargs, err, ret;
 
-	while ((opt = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+jhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = 1;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
+			return 0;
+		case 'V':
+			puts("mnotify-ctl (" PACKAGE_NAME ") " PACKAGE_VERSION);
 			return 0;
 		default:
 			fputs("Try 'mnotify-ctl --help'.\n", stderr);
@@ -242,8 +247,10 @@ int main(int argc, char **argv)
 
 	err = mnotify_open(&h, 0);
 	if (err) {
-		fprintf(stderr, "mnotify-ctl: netlink family mem_notify: %s\n",
-			strerror(-err));
+		const char *hint = cli_open_hint(err, 0);
+
+		fprintf(stderr, "mnotify-ctl: netlink family mem_notify: %s%s%s%s\n",
+			strerror(-err), hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
 		return 1;
 	}
 	if (!strcmp(cmd, "get") && !strcmp(obj, "thresholds"))

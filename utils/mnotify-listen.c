@@ -38,9 +38,11 @@ static const char usage_text[] =
 "                       at least LEVEL (low, medium, critical): with\n"
 "                       --level medium, low<->none changes are not shown\n"
 "  -t                   prefix the event's CLOCK_MONOTONIC time (kernel's)\n"
-"  -T                   prefix the wall-clock time of receipt\n"
+"  -T                   prefix the wall-clock time of receipt (-t and -T:\n"
+"                       text only; JSON has ts_ns, kernel, and rx_ns, receipt)\n"
 "  -j, --json           one JSON object per line (adds rx_ns, receipt time)\n"
 "  -h, --help           show this help and exit\n"
+"  -V, --version        show the version and exit\n"
 "\n"
 "Once subscribed it prints \"listening...\" (JSON: {\"type\":\"listening\"})\n"
 "and flushes, so scripts can start their workload then.\n"
@@ -48,7 +50,9 @@ static const char usage_text[] =
 "prev L|unknown headroom P (enter: the node's level changed to low, medium\n"
 "or critical, up or down; exit: back to none; zone is the node's highest);\n"
 "oom pid P tgid P uid U comm C points N adj N matched 0|1 constraint C\n"
-"pages P seq S; chardev; lost group G count N|unknown; zone ... status S.\n"
+"pages P seq S (comm: bytes outside printable ASCII, space and backslash\n"
+"as \\xNN; JSON: \\u00NN); chardev; lost group G count N|unknown; zone ...\n"
+"status S.\n"
 "\n"
 "Exit status: 0 done (count reached, timeout without --count, SIGINT or\n"
 "SIGTERM), 1 error (no mem_notify family: ENOENT; group not allowed: EPERM),\n"
@@ -109,6 +113,7 @@ static void print_text(const struct opts *o, const struct mnotify_event *ev)
 {
 	const struct mnotify_zone *z = &ev->u.zone;
 	const struct mnotify_oom *k = &ev->u.oom;
+	char comm[MNOTIFY_COMM_MAX * 4 + 1];
 
 	print_prefix(o, ev);
 	switch (ev->type) {
@@ -133,8 +138,9 @@ static void print_text(const struct opts *o, const struct mnotify_event *ev)
 		printf("\n");
 		break;
 	case MNOTIFY_EVENT_OOM_VICTIM:
+		cli_text_escape(comm, sizeof(comm), k->comm);
 		printf("oom pid %u tgid %u uid %u comm %s", k->pid, k->tgid,
-		       k->uid, k->comm);
+		       k->uid, comm);
 		if (k->has_points)
 			printf(" points %lld", (long long)k->points);
 		printf(" adj %d matched %d constraint %s pages %llu seq %llu\n",
@@ -293,6 +299,7 @@ int main(int argc, char **argv)
 		{ "level", required_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int groups = MNOTIFY_GROUP_PRESSURE;
@@ -304,7 +311,7 @@ int main(int argc, char **argv)
 	uint64_t deadline = 0;
 	struct sigaction sa;
 
-	while ((opt = getopt_long(argc, argv, "g:c::n:w:rl:tTjh", longopts,
+	while ((opt = getopt_long(argc, argv, "g:c::n:w:rl:tTjhV", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'g':
@@ -352,6 +359,9 @@ int main(int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
+		case 'V':
+			puts("mnotify-listen (" PACKAGE_NAME ") " PACKAGE_VERSION);
+			return 0;
 		default:
 			fputs("Try 'mnotify-listen --help'.\n", stderr);
 			return EXIT_USAGE;
@@ -360,6 +370,10 @@ int main(int argc, char **argv)
 	if (optind < argc) {
 		fprintf(stderr, "mnotify-listen: unexpected argument '%s'\n",
 			argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (o.json && (o.mono_ts || o.wall_ts)) {
+		fprintf(stderr, "mnotify-listen: -t and -T are for text output; JSON lines carry ts_ns and rx_ns\n");
 		return EXIT_USAGE;
 	}
 
@@ -373,10 +387,13 @@ int main(int argc, char **argv)
 	else
 		err = mnotify_open(&c.h, groups);
 	if (err) {
-		fprintf(stderr, "mnotify-listen: %s: %s\n",
+		const char *hint = cli_open_hint(err, use_chardev);
+
+		fprintf(stderr, "mnotify-listen: %s: %s%s%s%s\n",
 			use_chardev ? (chardev ? chardev : "/dev/mem_notify") :
 				      "netlink family mem_notify",
-			strerror(-err));
+			strerror(-err), hint ? " (" : "", hint ? hint : "",
+			hint ? ")" : "");
 		return 1;
 	}
 
@@ -411,7 +428,9 @@ int main(int argc, char **argv)
 
 			if (now >= deadline)
 				break;
-			wait_ms = (int)((deadline - now + 999999) / 1000000);
+			/* a long --timeout waits in slices: an int of ms overflows */
+			wait_ms = (int)((deadline - now + 999999) / 1000000 > 1 << 30 ?
+					1 << 30 : (deadline - now + 999999) / 1000000);
 		}
 		err = mnotify_wait(c.h, wait_ms, on_event, &c);
 		fflush(stdout);
