@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * OOM storm and a slow subscriber: 50 consecutive OOM kills with two "oom"
- * subscribers attached.  The one that reads gets exactly one event per
+ * OOM storm and a slow subscriber: 50 consecutive OOM kills (15 on the
+ * debug kernel) with two "oom" subscribers attached.  The one that reads gets exactly one event per
  * kill, naming the task that died, with consecutive sequence numbers (or
  * the stats count the loss).  The one that never reads (smallest socket
  * buffer) overflows: the kernel keeps going, kernel memory stays bounded,
  * the reader misses nothing, and when the slow one reads again the library
- * reports the loss and resyncs from the zone dump.
+ * reports the loss and resyncs from the zone dump.  Last, memory.oom.group:
+ * one event per task killed, though the chosen one is killed twice.
  */
 #define _GNU_SOURCE
 #include "guestlib.h"
@@ -17,12 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "mnotify.h"
 
-#define KILLS 50
+#define KILLS 50	/* the debug kernel: 15 (see main) */
 
 struct col {
 	int events;
@@ -62,6 +64,81 @@ static int collect(const struct mnotify_event *ev, void *arg)
 	return 0;
 }
 
+#define GROUP_CG "/sys/fs/cgroup/mnv-group"
+
+/* a child that joins GROUP_CG and execs @argv */
+static pid_t spawn_in_group(char *const argv[])
+{
+	pid_t p = fork();
+
+	if (p == 0) {
+		if (write_file(GROUP_CG "/cgroup.procs", "0") < 0)
+			_exit(126);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return p;
+}
+
+struct group_col {
+	int events, with_points;
+	pid_t tgid[4];
+};
+
+static int collect_group(const struct mnotify_event *ev, void *arg)
+{
+	struct group_col *g = arg;
+
+	if (ev->type != MNOTIFY_EVENT_OOM_VICTIM)
+		return 0;
+	if (g->events < 4)
+		g->tgid[g->events] = (pid_t)ev->u.oom.tgid;
+	g->events++;
+	g->with_points += ev->u.oom.has_points;
+	tap_diag("oom.group: event pid %u comm %s points %s constraint %s", ev->u.oom.pid,
+		 ev->u.oom.comm, ev->u.oom.has_points ? "yes" : "no",
+		 mnotify_constraint_name(ev->u.oom.constraint));
+	return 0;
+}
+
+/*
+ * memory.oom.group: the OOM killer kills the chosen task, then every task
+ * of its group, the chosen one again: one event per task all the same.
+ */
+static void test_oom_group(struct mnotify *h)
+{
+	char *sleeper_argv[] = { GUEST_HOG, "-m", "1", "-H", "-a", "0", "-n", "grp-sleep", NULL };
+	char *hog_argv[] = { GUEST_HOG, "-m", "200", "-a", "500", "-n", "grp-hog", NULL };
+	struct group_col g = { 0 };
+	long long k0 = vmstat_get("oom_kill");
+	int st1 = 0, st2 = 0;
+	pid_t sleeper, hog;
+
+	if (write_file("/sys/fs/cgroup/cgroup.subtree_control", "+memory") < 0 ||
+	    (mkdir(GROUP_CG, 0755) < 0 && errno != EEXIST) ||
+	    write_file(GROUP_CG "/memory.max", "48M") < 0 ||
+	    write_file(GROUP_CG "/memory.swap.max", "0") < 0 ||
+	    write_file(GROUP_CG "/memory.oom.group", "1") < 0)
+		tap_bail("set up " GROUP_CG);
+	sleeper = spawn_in_group(sleeper_argv);
+	hog = spawn_in_group(hog_argv);
+	if (sleeper < 0 || hog < 0)
+		tap_bail("spawn into " GROUP_CG);
+	if (wait_pid_timeout(hog, &st1, 60000) < 0)
+		kill_reap(hog);
+	if (wait_pid_timeout(sleeper, &st2, 30000) < 0)
+		kill_reap(sleeper);
+	for (int i = 0; i < 50 && g.events < 2; i++)
+		mnotify_wait(h, 200, collect_group, &g);
+	mnotify_wait(h, 500, collect_group, &g);	/* a third would be a bug */
+	tap_ok(WIFSIGNALED(st1) && WTERMSIG(st1) == SIGKILL && WIFSIGNALED(st2) &&
+	       WTERMSIG(st2) == SIGKILL, "oom.group: the hog and its group's sleeper were killed");
+	tap_ok(g.events == 2 && g.with_points == 1 && g.tgid[0] != g.tgid[1],
+	       "oom.group: one event per task killed (%d events, %d with points; oom_kill +%lld)",
+	       g.events, g.with_points, vmstat_get("oom_kill") - k0);
+	rmdir(GROUP_CG);
+}
+
 int main(void)
 {
 	long long total = meminfo_kb("MemTotal") / 1024, kills0, kills1, slab0, slab1;
@@ -72,6 +149,8 @@ int main(void)
 	char mb[24];
 	char *argv[] = { GUEST_HOG, "-m", mb, "-a", "0", "-n", "storm", NULL };
 	int i, killed = 0, matched = 0, small = 1, err;
+	/* the debug kernel covers the same paths with fewer, slower kills */
+	int nkills = slow_kernel() ? 15 : KILLS;
 	long long t0;
 
 	protect_self();
@@ -90,7 +169,7 @@ int main(void)
 	slab0 = meminfo_kb("Slab");
 	t0 = now_ms();
 
-	for (i = 0; i < KILLS; i++) {
+	for (i = 0; i < nkills; i++) {
 		int status;
 		pid_t p = spawn(argv, NULL);
 
@@ -114,7 +193,7 @@ int main(void)
 	slab1 = meminfo_kb("Slab");
 	mnotify_get_stats(cmd, &st1);
 
-	tap_ok(killed == KILLS, "%d of %d hogs killed by the OOM killer in %lld s", killed, KILLS,
+	tap_ok(killed == nkills, "%d of %d hogs killed by the OOM killer in %lld s", killed, nkills,
 	       (now_ms() - t0) / 1000);
 	tap_ok(kills1 - kills0 == killed, "oom_kill rose by %lld", kills1 - kills0);
 	tap_ok(cf.events + (int)(st1.lost - st0.lost) == kills1 - kills0,
@@ -124,7 +203,7 @@ int main(void)
 	       "reading subscriber: sequence %llu..%llu, %d gaps, %d lost notices (a gap only where the stats count a loss)",
 	       (unsigned long long)cf.first_seq, (unsigned long long)cf.last_seq, cf.gaps,
 	       cf.lost_notices);
-	for (i = 0; i < KILLS; i++) {
+	for (i = 0; i < nkills; i++) {
 		int j;
 
 		for (j = 0; j < cf.events && j < KILLS * 2; j++)
@@ -149,6 +228,7 @@ int main(void)
 	err = mnotify_resync(slow, collect, &cs);
 	tap_ok(err > 0 && cs.zones == err, "slow subscriber resyncs from the zone dump: %d zones", err);
 
+	test_oom_group(fast);
 	mnotify_close(fast);
 	mnotify_close(slow);
 	mnotify_get_stats(cmd, &st1);
