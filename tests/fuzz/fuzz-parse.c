@@ -51,6 +51,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    strlen(z.name) >= MNOTIFY_ZONE_NAME_MAX)
 			abort();
 		mnotify_parse_stats(nlh, (size_t)rem, FAM, &st);
+		{
+			struct mnotify_thresholds t;
+
+			mnotify_parse_thresholds(nlh, (size_t)rem, FAM, &t);
+		}
 		if (!mnotify_parse_oom_victim(nlh, (size_t)rem, FAM, name) &&
 		    strlen(name) >= MNOTIFY_COMM_MAX)
 			abort();

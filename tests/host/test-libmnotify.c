@@ -157,6 +157,47 @@ static void test_events(void)
 	}
 	tap_ok(ok, "pressure event without any one of its 7 attributes: -EBADMSG");
 
+	/* version 1 kernels: no level attributes -> low on enter, none on exit */
+	mb_pressure(&m, MEM_NOTIFY_CMD_PRESSURE_ENTER, -1);
+	tap_ok(parse(&m, &ev) == 0 && ev.u.zone.level == MNOTIFY_LEVEL_LOW &&
+	       ev.u.zone.prev_level == -1 && ev.u.zone.thresh_low == 1458,
+	       "enter without LEVEL: level low, prev unknown, thresh_low = THRESHOLD");
+	mb_pressure(&m, MEM_NOTIFY_CMD_PRESSURE_EXIT, -1);
+	tap_ok(parse(&m, &ev) == 0 && ev.u.zone.level == MNOTIFY_LEVEL_NONE,
+	       "exit without LEVEL: level none");
+	/* graded levels (patch 16) */
+	mb_pressure(&m, MEM_NOTIFY_CMD_PRESSURE_ENTER, -1);
+	mb_u32(&m, MEM_NOTIFY_A_LEVEL, MEM_NOTIFY_LEVEL_MEDIUM);
+	mb_u32(&m, MEM_NOTIFY_A_PREV_LEVEL, MEM_NOTIFY_LEVEL_CRITICAL);
+	mb_u64(&m, MEM_NOTIFY_A_HEADROOM, 3000);
+	mb_u64(&m, MEM_NOTIFY_A_HEADROOM_FREE, 1000);
+	mb_u64(&m, MEM_NOTIFY_A_HEADROOM_FILE, 1500);
+	mb_u64(&m, MEM_NOTIFY_A_HEADROOM_SLAB, 100);
+	mb_u64(&m, MEM_NOTIFY_A_HEADROOM_SWAP, 400);
+	mb_u64(&m, MEM_NOTIFY_A_THRESH_LOW, 6138);
+	mb_u64(&m, MEM_NOTIFY_A_THRESH_MEDIUM, 3683);
+	mb_u64(&m, MEM_NOTIFY_A_THRESH_CRITICAL, 1841);
+	mb_u8(&m, MEM_NOTIFY_A_UNRECLAIMABLE, 1);
+	tap_ok(parse(&m, &ev) == 0 && ev.u.zone.level == MNOTIFY_LEVEL_MEDIUM &&
+	       ev.u.zone.prev_level == MNOTIFY_LEVEL_CRITICAL && ev.u.zone.headroom == 3000 &&
+	       ev.u.zone.headroom_free == 1000 && ev.u.zone.headroom_file == 1500 &&
+	       ev.u.zone.headroom_slab == 100 && ev.u.zone.headroom_swap == 400 &&
+	       ev.u.zone.thresh_low == 6138 && ev.u.zone.thresh_medium == 3683 &&
+	       ev.u.zone.thresh_critical == 1841 && ev.u.zone.unreclaimable == 1,
+	       "enter with levels: level, prev, headroom and parts, thresholds, unreclaimable");
+	mb_pressure(&m, MEM_NOTIFY_CMD_PRESSURE_ENTER, -1);
+	mb_u32(&m, MEM_NOTIFY_A_LEVEL, 9);
+	mb_u32(&m, MEM_NOTIFY_A_PREV_LEVEL, 7);
+	tap_ok(parse(&m, &ev) == 0 && ev.u.zone.level == MNOTIFY_LEVEL_CRITICAL &&
+	       ev.u.zone.prev_level == MNOTIFY_LEVEL_CRITICAL,
+	       "a level this library does not know counts as critical");
+	tap_ok(!strcmp(mnotify_level_name(MNOTIFY_LEVEL_MEDIUM), "medium") &&
+	       !strcmp(mnotify_level_name(4), "unknown") &&
+	       mnotify_level_from_name("critical") == MNOTIFY_LEVEL_CRITICAL &&
+	       mnotify_level_from_name("2") == MNOTIFY_LEVEL_MEDIUM &&
+	       mnotify_level_from_name("high") == -EINVAL && mnotify_level_from_name(NULL) == -EINVAL,
+	       "level names both ways");
+
 	mb_oom(&m, 1);
 	tap_ok(parse(&m, &ev) == 0 && ev.type == MNOTIFY_EVENT_OOM_VICTIM &&
 	       ev.group == MNOTIFY_GROUP_OOM && ev.seq == 7 &&
@@ -340,6 +381,28 @@ static void mb_err(struct mb *m, int error, int capped, const char *text)
 		mb_attr(m, NLMSGERR_ATTR_MSG, text, strlen(text) + 1);
 }
 
+static void test_thresholds(void)
+{
+	struct mnotify_thresholds t;
+	struct mb m;
+
+	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_THRESHOLDS);
+	mb_u32(&m, MEM_NOTIFY_A_LOW_PERMILLE, 100);
+	mb_u32(&m, MEM_NOTIFY_A_MEDIUM_PERMILLE, 60);
+	mb_u32(&m, MEM_NOTIFY_A_CRITICAL_PERMILLE, 30);
+	seed(&m);
+	tap_ok(mnotify_parse_thresholds(m.u.b, m.len, FAM, &t) == 0 && t.low == 100 &&
+	       t.medium == 60 && t.critical == 30, "thresholds reply parses");
+	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_THRESHOLDS);
+	mb_u32(&m, MEM_NOTIFY_A_LOW_PERMILLE, 100);
+	mb_u32(&m, MEM_NOTIFY_A_MEDIUM_PERMILLE, 60);
+	tap_ok(mnotify_parse_thresholds(m.u.b, m.len, FAM, &t) == -EBADMSG,
+	       "thresholds reply without CRITICAL_PERMILLE: -EBADMSG");
+	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_STATS);
+	tap_ok(mnotify_parse_thresholds(m.u.b, m.len, FAM, &t) == -ENOMSG,
+	       "another command is not a thresholds reply: -ENOMSG");
+}
+
 static void test_acks(void)
 {
 	char msg[64];
@@ -406,6 +469,7 @@ int main(int argc, char **argv)
 	test_events();
 	test_malformed();
 	test_replies();
+	test_thresholds();
 	test_acks();
 	test_seq();
 	return tap_done();
