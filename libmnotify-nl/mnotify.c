@@ -322,10 +322,24 @@ int mnotify_dispatch(struct mnotify *h, mnotify_callback cb, void *arg)
 	ssize_t n;
 
 	if (h->chardev_fd >= 0) {
+		struct mem_notify_report rep;
 		struct mnotify_event ev;
 
 		memset(&ev, 0, sizeof(ev));
 		ev.type = MNOTIFY_EVENT_CHARDEV;
+		ev.u.zone.level = -1;
+		ev.u.zone.prev_level = -1;
+		/* acknowledge the report: the file stays readable until then */
+		n = read(h->chardev_fd, &rep, sizeof(rep));
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			return 0;	/* not told (any more) */
+		if (n == (ssize_t)sizeof(rep)) {
+			ev.seq = rep.event;
+			ev.u.zone.level = (int32_t)rep.level;
+		} else if (n >= 0 || errno != EINVAL) {
+			return n < 0 ? -errno : -EIO;
+		}
+		/* EINVAL: a kernel before read(); the wake-up is the event */
 		ev.timestamp_ns = now_ns();
 		ret = cb(&ev, arg);
 		return ret ? ret : 1;

@@ -167,8 +167,10 @@ int mnotify_fd(const struct mnotify *h);
  * number delivered, a callback's non-zero return, or -errno.  Lost
  * events (socket overrun, sequence gaps) arrive as MNOTIFY_EVENT_LOST
  * before the next event; then call mnotify_resync().  For a chardev
- * handle, call it only after the fd polled readable: each call delivers
- * one MNOTIFY_EVENT_CHARDEV.
+ * handle each call reads (acknowledges) the device's report and delivers
+ * one MNOTIFY_EVENT_CHARDEV, or returns 0 if the file was not told: seq
+ * is the kernel's wake-up event number and u.zone.level the highest level
+ * now (a kernel without read(): seq 0, level -1); other fields are 0.
  */
 int mnotify_dispatch(struct mnotify *h, mnotify_callback cb, void *arg);
 

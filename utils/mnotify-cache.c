@@ -113,8 +113,10 @@ static int on_event(const struct mnotify_event *ev, void *arg)
 	case MNOTIFY_EVENT_CHARDEV: {
 		uint32_t l = MNOTIFY_LEVEL_CRITICAL;
 
-		/* a kernel without the ioctl: treat a wake-up as critical */
-		if (ioctl(mnotify_fd(h), MEM_NOTIFY_IOC_GET_LEVEL, &l))
+		/* the report's level; an older kernel: the ioctl, or critical */
+		if (ev->u.zone.level >= 0)
+			l = (uint32_t)ev->u.zone.level;
+		else if (ioctl(mnotify_fd(h), MEM_NOTIFY_IOC_GET_LEVEL, &l))
 			l = MNOTIFY_LEVEL_CRITICAL;
 		level = (int)l;
 		break;

@@ -13,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "mnotify.h"
+#include "uapi/linux/mem_notify.h"
 #include "clicommon.h"
 
 #define EXIT_USAGE	2
@@ -36,7 +38,9 @@ static const char usage_text[] =
 "  -r, --resync         print every zone's state at start and after a loss\n"
 "  -l, --level LEVEL    only pressure events whose new or previous level is\n"
 "                       at least LEVEL (low, medium, critical): with\n"
-"                       --level medium, low<->none changes are not shown\n"
+"                       --level medium, low<->none changes are not shown;\n"
+"                       with --chardev the kernel tells the file only at\n"
+"                       LEVEL or above\n"
 "  -t                   prefix the event's CLOCK_MONOTONIC time (kernel's)\n"
 "  -T                   prefix the wall-clock time of receipt (-t and -T:\n"
 "                       text only; JSON has ts_ns, kernel, and rx_ns, receipt)\n"
@@ -51,7 +55,8 @@ static const char usage_text[] =
 "or critical, up or down; exit: back to none; zone is the node's highest);\n"
 "oom pid P tgid P uid U comm C points N adj N matched 0|1 constraint C\n"
 "pages P seq S (comm: bytes outside printable ASCII, space and backslash\n"
-"as \\xNN; JSON: \\u00NN); chardev; lost group G count N|unknown; zone ...\n"
+"as \\xNN; JSON: \\u00NN); chardev [level L event N]; lost group G count\n"
+"N|unknown; zone ...\n"
 "status S.\n"
 "\n"
 "Exit status: 0 done (count reached, timeout without --count, SIGINT or\n"
@@ -150,7 +155,12 @@ static void print_text(const struct opts *o, const struct mnotify_event *ev)
 		       (unsigned long long)ev->seq);
 		break;
 	case MNOTIFY_EVENT_CHARDEV:
-		printf("chardev\n");
+		if (ev->u.zone.level >= 0)
+			printf("chardev level %s event %llu\n",
+			       mnotify_level_name(ev->u.zone.level),
+			       (unsigned long long)ev->seq);
+		else
+			printf("chardev\n");
 		break;
 	case MNOTIFY_EVENT_LOST:
 		if (ev->u.lost.count)
@@ -225,6 +235,10 @@ static void print_json(const struct mnotify_event *ev)
 			printf("null");
 		break;
 	case MNOTIFY_EVENT_CHARDEV:
+		if (ev->u.zone.level >= 0)
+			printf(",\"level\":\"%s\",\"event\":%llu",
+			       mnotify_level_name(ev->u.zone.level),
+			       (unsigned long long)ev->seq);
 		break;
 	}
 	printf("}\n");
@@ -395,6 +409,17 @@ int main(int argc, char **argv)
 			strerror(-err), hint ? " (" : "", hint ? hint : "",
 			hint ? ")" : "");
 		return 1;
+	}
+	/* --level with the device: the kernel tells the file only from there */
+	if (use_chardev && o.min_level > MNOTIFY_LEVEL_LOW) {
+		uint32_t l = (uint32_t)o.min_level;
+
+		if (ioctl(mnotify_fd(c.h), MEM_NOTIFY_IOC_SET_MIN_LEVEL, &l)) {
+			fprintf(stderr, "mnotify-listen: %s: --level: %s\n",
+				chardev ? chardev : "/dev/mem_notify", strerror(errno));
+			mnotify_close(c.h);
+			return 1;
+		}
 	}
 
 	if (o.json)

@@ -209,12 +209,31 @@ enum mem_notify_level {
 	MEM_NOTIFY_LEVEL_CRITICAL,
 };
 
+/**
+ * struct mem_notify_report - what read() of /dev/mem_notify returns
+ * @event: the wake-up event that told this file, counting from 1 (the
+ *	count is /sys/kernel/mm/mem_notify/events)
+ * @level: the highest level of any node when read() ran (an enum
+ *	mem_notify_level: NONE if the pressure has ended since)
+ * @reserved: zero
+ *
+ * A told file polls readable until read() returns its report (or for at
+ * most a second): poll itself changes nothing.  read() blocks until the
+ * file is told unless the file is O_NONBLOCK (then EAGAIN); a buffer
+ * shorter than the report is EINVAL.
+ */
+struct mem_notify_report {
+	__u64 event;
+	__u32 level;
+	__u32 reserved;
+};
+
 /*
  * ioctls of /dev/mem_notify (any open file, no privilege needed)
  *
- * MEM_NOTIFY_IOC_SET_MIN_LEVEL: the file polls readable (and gets SIGIO)
- *	only while some node is at this level or above (__u32, an enum
- *	mem_notify_level from LOW to CRITICAL; LOW when opened).
+ * MEM_NOTIFY_IOC_SET_MIN_LEVEL: the file is told (polls readable, gets
+ *	SIGIO) only while some node is at this level or above (__u32, an
+ *	enum mem_notify_level from LOW to CRITICAL; LOW when opened).
  * MEM_NOTIFY_IOC_GET_LEVEL: the highest level of any node now (__u32).
  */
 #define MEM_NOTIFY_IOC_MAGIC		0xB8
