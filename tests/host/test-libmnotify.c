@@ -10,10 +10,13 @@
 #include "guestlib.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
@@ -462,6 +465,47 @@ static void test_seq(void)
 	       !strcmp(mnotify_constraint_name(9), "unknown"), "names");
 }
 
+static int chardev_cb(const struct mnotify_event *ev, void *arg)
+{
+	*(struct mnotify_event *)arg = *ev;
+	return 0;
+}
+
+/* a chardev handle reads the device's report: a file, a FIFO, an empty file */
+static void test_chardev(void)
+{
+	char path[] = "/tmp/test-libmnotify-XXXXXX", fifo[64];
+	struct mem_notify_report rep = { .event = 42, .level = MEM_NOTIFY_LEVEL_MEDIUM };
+	struct mnotify_event ev;
+	struct mnotify *h;
+	int fd = mkstemp(path), n, wfd;
+
+	if (fd < 0 || write(fd, &rep, sizeof(rep)) != sizeof(rep))
+		tap_bail("temporary file");
+	close(fd);
+	memset(&ev, 0, sizeof(ev));
+	n = mnotify_open_chardev(&h, path) ? -1 : mnotify_dispatch(h, chardev_cb, &ev);
+	tap_ok(n == 1 && ev.type == MNOTIFY_EVENT_CHARDEV && ev.seq == 42 &&
+	       ev.u.zone.level == MNOTIFY_LEVEL_MEDIUM && ev.u.zone.prev_level == -1 && ev.group == 0,
+	       "chardev: the report becomes one event (seq %llu level %d)",
+	       (unsigned long long)ev.seq, ev.u.zone.level);
+	/* the file is at its end now, as an empty one: a short read */
+	n = mnotify_dispatch(h, chardev_cb, &ev);
+	tap_ok(n == -EIO, "chardev: a short report is -EIO (%d)", n);
+	mnotify_close(h);
+	unlink(path);
+
+	snprintf(fifo, sizeof(fifo), "/tmp/test-libmnotify-fifo-%d", (int)getpid());
+	if (mkfifo(fifo, 0600))
+		tap_bail("mkfifo");
+	wfd = open(fifo, O_RDWR | O_NONBLOCK);	/* keeps a writer: EAGAIN, not EOF */
+	n = mnotify_open_chardev(&h, fifo) ? -1 : mnotify_dispatch(h, chardev_cb, &ev);
+	tap_ok(n == 0, "chardev: nothing to read (EAGAIN) delivers nothing (%d)", n);
+	mnotify_close(h);
+	close(wfd);
+	unlink(fifo);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--write-corpus"))
@@ -472,5 +516,6 @@ int main(int argc, char **argv)
 	test_thresholds();
 	test_acks();
 	test_seq();
+	test_chardev();
 	return tap_done();
 }
