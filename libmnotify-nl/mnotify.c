@@ -7,6 +7,11 @@
  * seen as ENOBUFS), and one for commands, created on first use, so that
  * replies never mix with events.  A chardev handle has the device's fd
  * instead of the event socket.
+ *
+ * Each socket has its own receive buffer, so a command or a resync called
+ * from a callback never touches the messages still being dispatched.  A
+ * datagram is dispatched from a cursor (ev_off, ev_len) that survives a
+ * callback's stop: what was received is delivered later, never dropped.
  */
 #include <config.h>
 
@@ -37,19 +42,39 @@
 #define MNOTIFY_CMD_TIMEOUT_MS	5000
 #define MNOTIFY_EXT_ACK_MAX	256
 
-struct mnotify {
-	struct nl_sock *ev_sock;	/* event groups; NULL for chardev */
-	struct nl_sock *cmd_sock;	/* commands, created on first use */
-	int chardev_fd;			/* -1 unless chardev */
-	int family;			/* family id, 0 until resolved */
-	unsigned int groups;
-	uint64_t last_seq[MNOTIFY_NR_GROUPS];
-	char ext_ack[MNOTIFY_EXT_ACK_MAX];
-	/* one receive buffer, aligned for the parsers */
+/* a receive buffer, aligned for the parsers */
+struct rxbuf {
 	union {
 		struct nlmsghdr hdr;
 		char buf[MNOTIFY_RECV_BUF];
-	} rx;
+	} u;
+};
+
+struct mnotify {
+	struct nl_sock *ev_sock;	/* event groups; NULL for chardev */
+	struct nl_sock *cmd_sock;	/* commands, created on first use */
+	/*
+	 * The sockets' fds, read and written directly (libnl only sets
+	 * them up); the test constructor gives fds without libnl sockets.
+	 */
+	int ev_fd, cmd_fd;
+	int own_fds;			/* close them (test handles) */
+	uint32_t cmd_seq;		/* last request's sequence number */
+	int chardev_fd;			/* -1 unless chardev */
+	int family;			/* family id, 0 until resolved */
+	unsigned int groups;
+	int in_dispatch;		/* its callback is running */
+	uint64_t last_seq[MNOTIFY_NR_GROUPS];
+	uint64_t lost[MNOTIFY_NR_GROUPS];
+	uint64_t resync_seq;		/* pressure events up to it: covered */
+	/* received, not delivered yet: an event held behind its LOST ... */
+	struct mnotify_event held;
+	int have_held;
+	/* ... and the rest of the last datagram */
+	size_t ev_off, ev_len;
+	struct rxbuf *ev_rx;		/* events (netlink handles) */
+	struct rxbuf *cmd_rx;		/* command replies, on first use */
+	char ext_ack[MNOTIFY_EXT_ACK_MAX];
 };
 
 static uint64_t now_ns(void)
@@ -123,10 +148,13 @@ static int resolve_family(struct mnotify *h, struct nl_sock *s)
 	return 0;
 }
 
-static int cmd_sock(struct mnotify *h, struct nl_sock **sp)
+/* the command socket, created and the family resolved on first use */
+static int cmd_sock(struct mnotify *h)
 {
 	int err;
 
+	if (h->cmd_fd >= 0)
+		return 0;
 	if (!h->cmd_sock) {
 		err = new_sock(&h->cmd_sock);
 		if (err)
@@ -135,7 +163,8 @@ static int cmd_sock(struct mnotify *h, struct nl_sock **sp)
 	err = resolve_family(h, h->cmd_sock);
 	if (err)
 		return err;
-	*sp = h->cmd_sock;
+	h->cmd_fd = nl_socket_get_fd(h->cmd_sock);
+	h->cmd_seq = (uint32_t)time(NULL);
 	return 0;
 }
 
@@ -143,8 +172,11 @@ static struct mnotify *alloc_handle(void)
 {
 	struct mnotify *h = calloc(1, sizeof(*h));
 
-	if (h)
+	if (h) {
 		h->chardev_fd = -1;
+		h->ev_fd = -1;
+		h->cmd_fd = -1;
+	}
 	return h;
 }
 
@@ -165,6 +197,11 @@ int mnotify_open(struct mnotify **hp, unsigned int groups)
 	if (!h)
 		return -ENOMEM;
 	h->groups = groups;
+	h->ev_rx = malloc(sizeof(*h->ev_rx));
+	if (!h->ev_rx) {
+		err = -ENOMEM;
+		goto fail;
+	}
 
 	err = new_sock(&h->ev_sock);
 	if (err)
@@ -208,6 +245,7 @@ int mnotify_open(struct mnotify **hp, unsigned int groups)
 		err = nl_to_errno(err);
 		goto fail;
 	}
+	h->ev_fd = nl_socket_get_fd(h->ev_sock);
 	*hp = h;
 	return 0;
 
@@ -237,6 +275,29 @@ int mnotify_open_chardev(struct mnotify **hp, const char *path)
 	return 0;
 }
 
+int mnotify__open_fds(struct mnotify **hp, int ev_fd, int cmd_fd,
+		      uint16_t family, unsigned int groups)
+{
+	struct mnotify *h;
+
+	*hp = NULL;
+	h = alloc_handle();
+	if (!h)
+		return -ENOMEM;
+	h->ev_rx = malloc(sizeof(*h->ev_rx));
+	if (!h->ev_rx) {
+		free(h);
+		return -ENOMEM;
+	}
+	h->ev_fd = ev_fd;
+	h->cmd_fd = cmd_fd;
+	h->own_fds = 1;
+	h->family = family;
+	h->groups = groups;
+	*hp = h;
+	return 0;
+}
+
 MNOTIFY_EXPORT
 void mnotify_close(struct mnotify *h)
 {
@@ -248,6 +309,14 @@ void mnotify_close(struct mnotify *h)
 		nl_socket_free(h->cmd_sock);
 	if (h->chardev_fd >= 0)
 		close(h->chardev_fd);
+	if (h->own_fds) {
+		if (h->ev_fd >= 0)
+			close(h->ev_fd);
+		if (h->cmd_fd >= 0)
+			close(h->cmd_fd);
+	}
+	free(h->ev_rx);
+	free(h->cmd_rx);
 	free(h);
 }
 
@@ -256,7 +325,13 @@ int mnotify_fd(const struct mnotify *h)
 {
 	if (h->chardev_fd >= 0)
 		return h->chardev_fd;
-	return nl_socket_get_fd(h->ev_sock);
+	return h->ev_fd;
+}
+
+MNOTIFY_EXPORT
+int mnotify_pending(const struct mnotify *h)
+{
+	return h->have_held || h->ev_off < h->ev_len;
 }
 
 MNOTIFY_EXPORT
@@ -265,111 +340,208 @@ const char *mnotify_ext_ack(const struct mnotify *h)
 	return h->ext_ack;
 }
 
+MNOTIFY_EXPORT
+uint64_t mnotify_lost(const struct mnotify *h, unsigned int group)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < MNOTIFY_NR_GROUPS; i++)
+		if (group & (1u << i))
+			n += h->lost[i];
+	return n;
+}
+
 static int group_index(unsigned int group)
 {
 	return group == MNOTIFY_GROUP_OOM ? 1 : 0;
 }
 
-static int deliver_lost(unsigned int group, uint64_t count,
-			mnotify_callback cb, void *arg)
+/*
+ * A callback's return as: 0 go on, 1 stop, -errno error (see
+ * mnotify_callback in the header).
+ */
+static int call(mnotify_callback cb, const struct mnotify_event *ev,
+		void *arg, int *delivered)
 {
-	struct mnotify_event ev;
+	int r, e;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = MNOTIFY_EVENT_LOST;
-	ev.group = group;
-	ev.timestamp_ns = now_ns();
-	ev.u.lost.group = group;
-	ev.u.lost.count = count;
-	return cb(&ev, arg);
+	errno = 0;
+	r = cb(ev, arg);
+	(*delivered)++;
+	if (r == MNOTIFY_CB_OK)
+		return 0;
+	if (r == MNOTIFY_CB_STOP)
+		return 1;
+	e = r == MNOTIFY_CB_ERROR ? errno : EINVAL;
+	return e > 0 ? -e : -ECANCELED;
 }
 
-/* one received datagram: returns events delivered or a callback's return */
-static int dispatch_buf(struct mnotify *h, size_t len, mnotify_callback cb,
-			void *arg, int *delivered)
+static void make_lost(struct mnotify_event *ev, unsigned int group,
+		      uint64_t count)
 {
-	struct nlmsghdr *nlh = &h->rx.hdr;
-	int rem = (int)len;
+	memset(ev, 0, sizeof(*ev));
+	ev->size = sizeof(*ev);
+	ev->type = MNOTIFY_EVENT_LOST;
+	ev->group = group;
+	ev->timestamp_ns = now_ns();
+	ev->u.lost.group = group;
+	ev->u.lost.count = count;
+}
 
-	for (; nlmsg_ok(nlh, rem); nlh = nlmsg_next(nlh, &rem)) {
-		struct mnotify_event ev;
+/* a pressure event a resync has covered since it was received */
+static int covered(const struct mnotify *h, const struct mnotify_event *ev)
+{
+	return ev->group == MNOTIFY_GROUP_PRESSURE && ev->seq <= h->resync_seq;
+}
+
+/*
+ * Deliver what the handle holds: the held event, then the rest of the
+ * last datagram.  0 when all is delivered, 1 stopped, -errno.
+ */
+static int deliver_held(struct mnotify *h, mnotify_callback cb, void *arg,
+			int *delivered)
+{
+	int ret;
+
+	for (;;) {
+		struct nlmsghdr *nlh;
+		struct mnotify_event lost;
 		uint64_t missed;
-		int ret, gi;
+		size_t rem;
+		int gi;
 
-		if (mnotify_parse_event(nlh, nlh->nlmsg_len, h->family, &ev))
-			continue;	/* not an event of ours: ignore */
-		gi = group_index(ev.group);
-		if (!mnotify__seq_check(&h->last_seq[gi], ev.seq, &missed))
-			continue;	/* covered by a resync */
-		if (missed) {
-			ret = deliver_lost(ev.group, missed, cb, arg);
-			(*delivered)++;
+		if (h->have_held) {
+			h->have_held = 0;
+			if (covered(h, &h->held))
+				continue;
+			ret = call(cb, &h->held, arg, delivered);
 			if (ret)
 				return ret;
 		}
-		ret = cb(&ev, arg);
-		(*delivered)++;
-		if (ret)
-			return ret;
+		if (h->ev_off >= h->ev_len)
+			return 0;
+		nlh = (struct nlmsghdr *)(h->ev_rx->u.buf + h->ev_off);
+		rem = h->ev_len - h->ev_off;
+		if (rem < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
+		    nlh->nlmsg_len > rem) {
+			h->ev_off = h->ev_len;	/* a torn datagram: drop its rest */
+			continue;
+		}
+		h->ev_off += NLMSG_ALIGN(nlh->nlmsg_len);
+		if (mnotify__parse_event(nlh, nlh->nlmsg_len, h->family,
+					 &h->held))
+			continue;	/* not an event of ours: ignore */
+		gi = group_index(h->held.group);
+		if (!mnotify__seq_check(&h->last_seq[gi], h->held.seq, &missed))
+			continue;	/* covered by a resync */
+		h->have_held = 1;
+		if (missed) {
+			h->lost[gi] += missed;
+			make_lost(&lost, h->held.group, missed);
+			ret = call(cb, &lost, arg, delivered);
+			if (ret)
+				return ret;
+		}
 	}
-	return 0;
 }
 
-MNOTIFY_EXPORT
-int mnotify_dispatch(struct mnotify *h, mnotify_callback cb, void *arg)
+static int dispatch_chardev(struct mnotify *h, mnotify_callback cb, void *arg)
 {
-	int delivered = 0, ret, fd;
+	struct pollfd pfd = { .fd = h->chardev_fd, .events = POLLIN };
+	struct mem_notify_report rep;
+	struct mnotify_event ev;
+	int delivered = 0, ret;
 	ssize_t n;
 
-	if (h->chardev_fd >= 0) {
-		struct mem_notify_report rep;
-		struct mnotify_event ev;
-
-		memset(&ev, 0, sizeof(ev));
-		ev.type = MNOTIFY_EVENT_CHARDEV;
-		ev.u.zone.level = -1;
-		ev.u.zone.prev_level = -1;
-		/* acknowledge the report: the file stays readable until then */
-		n = read(h->chardev_fd, &rep, sizeof(rep));
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-			return 0;	/* not told (any more) */
-		if (n == (ssize_t)sizeof(rep)) {
-			ev.seq = rep.event;
-			ev.u.zone.level = (int32_t)rep.level;
-		} else if (n >= 0 || errno != EINVAL) {
-			return n < 0 ? -errno : -EIO;
-		}
-		/* EINVAL: a kernel before read(); the wake-up is the event */
-		ev.timestamp_ns = now_ns();
-		ret = cb(&ev, arg);
-		return ret ? ret : 1;
+	/* only what the device says: told (readable) or not */
+	if (poll(&pfd, 1, 0) < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (pfd.revents & POLLNVAL)
+		return -EBADF;
+	if (!(pfd.revents & POLLIN))
+		return 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.size = sizeof(ev);
+	ev.type = MNOTIFY_EVENT_CHARDEV;
+	ev.u.zone.size = sizeof(ev.u.zone);
+	ev.u.zone.level = -1;
+	ev.u.zone.prev_level = -1;
+	/* acknowledge the report: the file stays readable until then */
+	n = read(h->chardev_fd, &rep, sizeof(rep));
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return 0;	/* acknowledged meanwhile (another reader) */
+	if (n == (ssize_t)sizeof(rep)) {
+		ev.seq = rep.event;
+		ev.u.zone.level = (int32_t)rep.level;
+	} else if (n >= 0) {
+		return -EIO;	/* a report of another size: not ours */
+	} else if (errno != EINVAL) {
+		return -errno;
 	}
+	/* EINVAL: a device without read(); it said readable: told */
+	ev.timestamp_ns = now_ns();
+	ret = call(cb, &ev, arg, &delivered);
+	return ret < 0 ? ret : delivered;
+}
 
-	fd = nl_socket_get_fd(h->ev_sock);
+static int dispatch_netlink(struct mnotify *h, mnotify_callback cb, void *arg)
+{
+	int delivered = 0, ret, fd = h->ev_fd;
+	struct mnotify_event lost;
+	ssize_t n;
+
 	for (;;) {
-		n = recv(fd, h->rx.buf, sizeof(h->rx.buf), MSG_DONTWAIT);
+		ret = deliver_held(h, cb, arg, &delivered);
+		if (ret)
+			break;
+		n = recv(fd, h->ev_rx->u.buf, sizeof(h->ev_rx->u.buf),
+			 MSG_DONTWAIT | MSG_TRUNC);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
 				break;
-			if (errno == ENOBUFS) {
-				/* the kernel dropped events for us */
-				ret = deliver_lost(h->groups, 0, cb, arg);
-				delivered++;
-				if (ret)
-					return ret;
-				continue;
+			if (errno != ENOBUFS) {
+				ret = -errno;
+				break;
 			}
-			return -errno;
+			/* the kernel dropped events for us: count unknown yet */
+			make_lost(&lost, h->groups, 0);
+			ret = call(cb, &lost, arg, &delivered);
+			if (ret)
+				break;
+			continue;
 		}
 		if (n == 0)
 			break;
-		ret = dispatch_buf(h, (size_t)n, cb, arg, &delivered);
-		if (ret)
-			return ret;
+		if ((size_t)n > sizeof(h->ev_rx->u.buf)) {
+			/* cannot happen with today's kernel; the seq gap counts it */
+			make_lost(&lost, h->groups, 0);
+			ret = call(cb, &lost, arg, &delivered);
+			if (ret)
+				break;
+			continue;
+		}
+		h->ev_off = 0;
+		h->ev_len = (size_t)n;
 	}
-	return delivered;
+	return ret < 0 ? ret : delivered;
+}
+
+MNOTIFY_EXPORT
+int mnotify_dispatch(struct mnotify *h, mnotify_callback cb, void *arg)
+{
+	int ret;
+
+	if (h->in_dispatch)
+		return -EBUSY;
+	h->in_dispatch = 1;
+	if (h->chardev_fd >= 0)
+		ret = dispatch_chardev(h, cb, arg);
+	else
+		ret = dispatch_netlink(h, cb, arg);
+	h->in_dispatch = 0;
+	return ret;
 }
 
 MNOTIFY_EXPORT
@@ -379,22 +551,23 @@ int mnotify_wait(struct mnotify *h, int timeout_ms, mnotify_callback cb,
 	struct pollfd pfd = { .fd = mnotify_fd(h), .events = POLLIN };
 	int n;
 
+	if (h->in_dispatch)
+		return -EBUSY;
+	if (mnotify_pending(h))
+		return mnotify_dispatch(h, cb, arg);
 	n = poll(&pfd, 1, timeout_ms);
 	if (n < 0)
 		return -errno;
 	if (n == 0)
 		return 0;
-	if (pfd.revents & (POLLERR | POLLNVAL) && !(pfd.revents & POLLIN) &&
+	if (pfd.revents & POLLNVAL)
+		return -EBADF;
+	if (pfd.revents & POLLERR && !(pfd.revents & POLLIN) &&
 	    h->chardev_fd >= 0)
 		return -EIO;
 	return mnotify_dispatch(h, cb, arg);
 }
 
-/*
- * Send a request and read its replies until the final ack (or the end of
- * a dump), calling @on_msg for each reply message.  Returns 0 or -errno;
- * the kernel's extack text goes to h->ext_ack.
- */
 /* adds a request's attributes to @msg: 0 or a libnl error */
 typedef int (*put_attrs_fn)(struct nl_msg *msg, const void *arg);
 
@@ -403,37 +576,53 @@ static int put_oom_victim(struct nl_msg *msg, const void *arg)
 	return nla_put_string(msg, MEM_NOTIFY_A_OOM_VICTIM, arg);
 }
 
+/*
+ * Send a request and read its replies until the final ack (or the end of
+ * a dump, whose error counts too), calling @on_msg for each reply
+ * message.  Returns 0 or -errno; the kernel's extack text goes to
+ * h->ext_ack.  Uses only the command socket and buffer.
+ */
 static int transact(struct mnotify *h, uint8_t cmd, int dump,
 		    put_attrs_fn put, const void *put_arg,
 		    int (*on_msg)(struct mnotify *, struct nlmsghdr *, void *),
 		    void *ctx)
 {
-	struct nl_sock *s;
+	struct nlmsghdr *req;
 	struct nl_msg *msg;
-	unsigned int seq;
+	uint32_t seq;
+	ssize_t sent;
 	int err, fd;
 
 	h->ext_ack[0] = '\0';
-	err = cmd_sock(h, &s);
+	err = cmd_sock(h);
 	if (err)
 		return err;
+	if (!h->cmd_rx) {
+		h->cmd_rx = malloc(sizeof(*h->cmd_rx));
+		if (!h->cmd_rx)
+			return -ENOMEM;
+	}
 	msg = nlmsg_alloc();
 	if (!msg)
 		return -ENOMEM;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, h->family, 0,
+	seq = ++h->cmd_seq;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, seq, h->family, 0,
 			 NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0),
 			 cmd, MEM_NOTIFY_GENL_VERSION) ||
 	    (put && put(msg, put_arg) < 0)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
-	err = nl_send_auto(s, msg);
-	seq = nlmsg_hdr(msg)->nlmsg_seq;
+	fd = h->cmd_fd;
+	req = nlmsg_hdr(msg);
+	do {
+		sent = send(fd, req, req->nlmsg_len, 0);
+	} while (sent < 0 && errno == EINTR);
+	err = sent < 0 ? -errno : 0;
 	nlmsg_free(msg);
-	if (err < 0)
-		return nl_to_errno(err);
+	if (err)
+		return err;
 
-	fd = nl_socket_get_fd(s);
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		struct nlmsghdr *nlh;
@@ -447,28 +636,33 @@ static int transact(struct mnotify *h, uint8_t cmd, int dump,
 			return -errno;
 		if (r == 0)
 			return -ETIMEDOUT;
-		n = recv(fd, h->rx.buf, sizeof(h->rx.buf), 0);
+		n = recv(fd, h->cmd_rx->u.buf, sizeof(h->cmd_rx->u.buf),
+			 MSG_TRUNC);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
+		if ((size_t)n > sizeof(h->cmd_rx->u.buf))
+			return -EMSGSIZE;	/* a reply larger than the buffer */
 		rem = (int)n;
-		for (nlh = &h->rx.hdr; nlmsg_ok(nlh, rem);
+		for (nlh = &h->cmd_rx->u.hdr; nlmsg_ok(nlh, rem);
 		     nlh = nlmsg_next(nlh, &rem)) {
 			int error;
 
 			if (nlh->nlmsg_seq != seq)
 				continue;	/* stale reply of a timed-out request */
-			if (nlh->nlmsg_type == NLMSG_DONE)
-				return 0;
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				r = mnotify_parse_ack(nlh, nlh->nlmsg_len,
-						      &error, h->ext_ack,
-						      sizeof(h->ext_ack));
+			if (nlh->nlmsg_type == NLMSG_DONE ||
+			    nlh->nlmsg_type == NLMSG_ERROR) {
+				r = mnotify__parse_ack(nlh, nlh->nlmsg_len,
+						       &error, h->ext_ack,
+						       sizeof(h->ext_ack));
 				if (r)
 					return r;
-				if (error || !dump)
+				if (error > 0)
+					error = -error;
+				if (error || !dump ||
+				    nlh->nlmsg_type == NLMSG_DONE)
 					return error;
 				continue;
 			}
@@ -483,7 +677,7 @@ static int transact(struct mnotify *h, uint8_t cmd, int dump,
 
 static int on_oom_victim(struct mnotify *h, struct nlmsghdr *nlh, void *ctx)
 {
-	return mnotify_parse_oom_victim(nlh, nlh->nlmsg_len, h->family, ctx);
+	return mnotify__parse_oom_victim(nlh, nlh->nlmsg_len, h->family, ctx);
 }
 
 MNOTIFY_EXPORT
@@ -503,19 +697,33 @@ int mnotify_set_oom_victim(struct mnotify *h, const char *name)
 
 static int on_stats(struct mnotify *h, struct nlmsghdr *nlh, void *ctx)
 {
-	return mnotify_parse_stats(nlh, nlh->nlmsg_len, h->family, ctx);
+	return mnotify__parse_stats(nlh, nlh->nlmsg_len, h->family, ctx);
 }
 
 MNOTIFY_EXPORT
-int mnotify_get_stats(struct mnotify *h, struct mnotify_stats *st)
+int mnotify_get_stats(struct mnotify *h, struct mnotify_stats *st,
+		      size_t size)
 {
-	memset(st, 0, sizeof(*st));
-	return transact(h, MEM_NOTIFY_CMD_GET_STATS, 0, NULL, NULL, on_stats, st);
+	struct mnotify_stats s;
+	int err;
+
+	if (!st || size < sizeof(st->size))
+		return -EINVAL;
+	memset(&s, 0, sizeof(s));
+	s.size = sizeof(s);
+	err = transact(h, MEM_NOTIFY_CMD_GET_STATS, 0, NULL, NULL, on_stats, &s);
+	if (err)
+		return err;
+	mnotify__copy_out(st, size, &s, sizeof(s));
+	return 0;
 }
 
+/* zones of a dump: into the caller's array (stride), or collected */
 struct zones_ctx {
-	struct mnotify_zone *zones;
-	size_t max;
+	char *out;		/* caller's array, or NULL */
+	size_t max, stride;
+	struct mnotify_zone *all;	/* collect: grown as needed */
+	size_t cap;
 	size_t n;
 	uint64_t seq;
 };
@@ -527,11 +735,24 @@ static int on_zone(struct mnotify *h, struct nlmsghdr *nlh, void *arg)
 	uint64_t seq;
 	int err;
 
-	err = mnotify_parse_zone(nlh, nlh->nlmsg_len, h->family, &z, &seq);
+	err = mnotify__parse_zone(nlh, nlh->nlmsg_len, h->family, &z, &seq);
 	if (err)
 		return err;
-	if (c->n < c->max)
-		c->zones[c->n] = z;
+	if (c->out && c->n < c->max)
+		mnotify__copy_out(c->out + c->n * c->stride, c->stride, &z,
+				  sizeof(z));
+	if (!c->out) {
+		if (c->n == c->cap) {
+			size_t cap = c->cap ? 2 * c->cap : 16;
+			struct mnotify_zone *p = realloc(c->all, cap * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			c->all = p;
+			c->cap = cap;
+		}
+		c->all[c->n] = z;
+	}
 	c->n++;
 	/* the oldest zone's sequence number holds for all */
 	if (c->n == 1 || seq < c->seq)
@@ -541,49 +762,60 @@ static int on_zone(struct mnotify *h, struct nlmsghdr *nlh, void *arg)
 
 MNOTIFY_EXPORT
 int mnotify_get_zones(struct mnotify *h, struct mnotify_zone *zones,
-		      size_t max, uint64_t *seq)
+		      size_t max, size_t zone_size, uint64_t *seq)
 {
-	struct zones_ctx c = { .zones = zones, .max = max };
+	struct zones_ctx c = { .out = (char *)zones, .max = max,
+			       .stride = zone_size };
 	int err;
 
+	if ((max && !zones) || zone_size < sizeof(zones->size))
+		return -EINVAL;
+	if (!zones)
+		c.out = (char *)&c;	/* count only: nothing is written */
 	err = transact(h, MEM_NOTIFY_CMD_GET_ZONES, 1, NULL, NULL, on_zone, &c);
 	if (err)
 		return err;
 	if (seq)
 		*seq = c.seq;
-	return c.n > 0x7fffffff ? 0x7fffffff : (int)c.n;
+	return c.n > INT32_MAX ? -EOVERFLOW : (int)c.n;
 }
 
 MNOTIFY_EXPORT
 int mnotify_resync(struct mnotify *h, mnotify_callback cb, void *arg)
 {
-	struct mnotify_zone zones[64];
-	uint64_t seq = 0, t;
-	int n, i, ret;
+	struct zones_ctx c = { 0 };
+	int delivered = 0, err;
+	uint64_t t;
 
-	n = mnotify_get_zones(h, zones, 64, &seq);
-	if (n < 0)
-		return n;
-	if (n > 64)
-		n = 64;
-	/* events up to seq are reflected in these states */
-	if (seq > h->last_seq[0])
-		h->last_seq[0] = seq;
+	err = transact(h, MEM_NOTIFY_CMD_GET_ZONES, 1, NULL, NULL, on_zone, &c);
+	if (err) {
+		free(c.all);
+		return err;
+	}
+	/* events up to c.seq are reflected in these states: drop them */
+	if (c.seq > h->last_seq[0])
+		h->last_seq[0] = c.seq;
+	if (c.seq > h->resync_seq)
+		h->resync_seq = c.seq;
 	t = now_ns();
-	for (i = 0; i < n; i++) {
+	for (size_t i = 0; i < c.n; i++) {
 		struct mnotify_event ev;
 
 		memset(&ev, 0, sizeof(ev));
+		ev.size = sizeof(ev);
 		ev.type = MNOTIFY_EVENT_ZONE_STATE;
 		ev.group = MNOTIFY_GROUP_PRESSURE;
-		ev.seq = seq;
+		ev.seq = c.seq;
 		ev.timestamp_ns = t;
-		ev.u.zone = zones[i];
-		ret = cb(&ev, arg);
-		if (ret)
-			return ret;
+		ev.u.zone = c.all[i];
+		err = call(cb, &ev, arg, &delivered);
+		if (err)
+			break;
 	}
-	return n;
+	free(c.all);
+	if (err < 0)
+		return err;
+	return delivered > INT32_MAX ? INT32_MAX : delivered;
 }
 
 static int put_thresholds(struct nl_msg *msg, const void *arg)
@@ -598,21 +830,40 @@ static int put_thresholds(struct nl_msg *msg, const void *arg)
 
 static int on_thresholds(struct mnotify *h, struct nlmsghdr *nlh, void *ctx)
 {
-	return mnotify_parse_thresholds(nlh, nlh->nlmsg_len, h->family, ctx);
+	return mnotify__parse_thresholds(nlh, nlh->nlmsg_len, h->family, ctx);
 }
 
 MNOTIFY_EXPORT
-int mnotify_get_thresholds(struct mnotify *h, struct mnotify_thresholds *t)
+int mnotify_get_thresholds(struct mnotify *h, struct mnotify_thresholds *t,
+			   size_t size)
 {
-	memset(t, 0, sizeof(*t));
-	return transact(h, MEM_NOTIFY_CMD_GET_THRESHOLDS, 0, NULL, NULL,
-			on_thresholds, t);
+	struct mnotify_thresholds r;
+	int err;
+
+	if (!t || size < sizeof(t->size))
+		return -EINVAL;
+	memset(&r, 0, sizeof(r));
+	err = transact(h, MEM_NOTIFY_CMD_GET_THRESHOLDS, 0, NULL, NULL,
+		       on_thresholds, &r);
+	if (err)
+		return err;
+	if (!r.size)
+		return -EBADMSG;	/* acked without a reply */
+	mnotify__copy_out(t, size, &r, sizeof(r));
+	return 0;
 }
 
 MNOTIFY_EXPORT
 int mnotify_set_thresholds(struct mnotify *h,
-			   const struct mnotify_thresholds *t)
+			   const struct mnotify_thresholds *t, size_t size)
 {
-	return transact(h, MEM_NOTIFY_CMD_SET_THRESHOLDS, 0, put_thresholds, t,
-			NULL, NULL);
+	struct mnotify_thresholds r;
+	int err;
+
+	h->ext_ack[0] = '\0';
+	err = mnotify__copy_in(&r, sizeof(r), t, size);
+	if (err)
+		return err;
+	return transact(h, MEM_NOTIFY_CMD_SET_THRESHOLDS, 0, put_thresholds,
+			&r, NULL, NULL);
 }

@@ -137,6 +137,7 @@ static uint32_t get_u32_or(struct nlattr *nla, uint32_t def)
 static void fill_zone(struct mnotify_zone *z, struct nlattr *tb[])
 {
 	memset(z, 0, sizeof(*z));
+	z->size = sizeof(*z);
 	z->node = nla_get_u32(tb[MEM_NOTIFY_A_NODE]);
 	get_string(z->name, sizeof(z->name), tb[MEM_NOTIFY_A_ZONE]);
 	z->free_pages = nla_get_u64(tb[MEM_NOTIFY_A_FREE_PAGES]);
@@ -169,9 +170,8 @@ static void fill_level(struct mnotify_zone *z, struct nlattr *tb[], int enter)
 			   nla_get_u8(tb[MEM_NOTIFY_A_UNRECLAIMABLE]);
 }
 
-MNOTIFY_EXPORT
-int mnotify_parse_thresholds(const void *msg, size_t len, uint16_t family,
-			     struct mnotify_thresholds *t)
+int mnotify__parse_thresholds(const void *msg, size_t len, uint16_t family,
+			       struct mnotify_thresholds *t)
 {
 	struct nlattr *tb[MEM_NOTIFY_A_MAX + 1];
 	int cmd;
@@ -184,14 +184,15 @@ int mnotify_parse_thresholds(const void *msg, size_t len, uint16_t family,
 	if (!HAS(tb, MEM_NOTIFY_A_LOW_PERMILLE, MEM_NOTIFY_A_MEDIUM_PERMILLE,
 		 MEM_NOTIFY_A_CRITICAL_PERMILLE))
 		return -EBADMSG;
+	memset(t, 0, sizeof(*t));
+	t->size = sizeof(*t);
 	t->low = nla_get_u32(tb[MEM_NOTIFY_A_LOW_PERMILLE]);
 	t->medium = nla_get_u32(tb[MEM_NOTIFY_A_MEDIUM_PERMILLE]);
 	t->critical = nla_get_u32(tb[MEM_NOTIFY_A_CRITICAL_PERMILLE]);
 	return 0;
 }
 
-MNOTIFY_EXPORT
-int mnotify_parse_event(const void *msg, size_t len, uint16_t family,
+int mnotify__parse_event(const void *msg, size_t len, uint16_t family,
 			struct mnotify_event *ev)
 {
 	struct nlattr *tb[MEM_NOTIFY_A_MAX + 1];
@@ -201,6 +202,7 @@ int mnotify_parse_event(const void *msg, size_t len, uint16_t family,
 	if (cmd < 0)
 		return cmd;
 	memset(ev, 0, sizeof(*ev));
+	ev->size = sizeof(*ev);
 
 	switch (cmd) {
 	case MEM_NOTIFY_CMD_PRESSURE_ENTER:
@@ -251,9 +253,8 @@ int mnotify_parse_event(const void *msg, size_t len, uint16_t family,
 	return 0;
 }
 
-MNOTIFY_EXPORT
-int mnotify_parse_zone(const void *msg, size_t len, uint16_t family,
-		       struct mnotify_zone *zone, uint64_t *seq)
+int mnotify__parse_zone(const void *msg, size_t len, uint16_t family,
+			struct mnotify_zone *zone, uint64_t *seq)
 {
 	struct nlattr *tb[MEM_NOTIFY_A_MAX + 1];
 	int cmd;
@@ -274,8 +275,7 @@ int mnotify_parse_zone(const void *msg, size_t len, uint16_t family,
 	return 0;
 }
 
-MNOTIFY_EXPORT
-int mnotify_parse_stats(const void *msg, size_t len, uint16_t family,
+int mnotify__parse_stats(const void *msg, size_t len, uint16_t family,
 			struct mnotify_stats *st)
 {
 	struct nlattr *tb[MEM_NOTIFY_A_MAX + 1];
@@ -286,6 +286,8 @@ int mnotify_parse_stats(const void *msg, size_t len, uint16_t family,
 		return cmd;
 	if (cmd != MEM_NOTIFY_CMD_GET_STATS)
 		return -ENOMSG;
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
 	st->events = get_u64_or(tb[MEM_NOTIFY_A_STATS_EVENTS], 0);
 	st->sent = get_u64_or(tb[MEM_NOTIFY_A_STATS_SENT], 0);
 	st->lost = get_u64_or(tb[MEM_NOTIFY_A_STATS_LOST], 0);
@@ -295,16 +297,18 @@ int mnotify_parse_stats(const void *msg, size_t len, uint16_t family,
 		get_u32_or(tb[MEM_NOTIFY_A_STATS_FASYNC_WATCHERS], 0);
 	st->zones_under_pressure =
 		get_u32_or(tb[MEM_NOTIFY_A_STATS_ZONES_UNDER_PRESSURE], 0);
+	/* sent to CAP_SYS_ADMIN only: absent means unknown */
 	st->pressure_subscribers =
-		get_u32_or(tb[MEM_NOTIFY_A_STATS_PRESSURE_SUBSCRIBERS], 0);
+		get_u32_or(tb[MEM_NOTIFY_A_STATS_PRESSURE_SUBSCRIBERS],
+			   MNOTIFY_UNKNOWN);
 	st->oom_subscribers =
-		get_u32_or(tb[MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS], 0);
+		get_u32_or(tb[MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS],
+			   MNOTIFY_UNKNOWN);
 	return 0;
 }
 
-MNOTIFY_EXPORT
-int mnotify_parse_oom_victim(const void *msg, size_t len, uint16_t family,
-			     char name[MNOTIFY_COMM_MAX])
+int mnotify__parse_oom_victim(const void *msg, size_t len, uint16_t family,
+			       char name[MNOTIFY_COMM_MAX])
 {
 	struct nlattr *tb[MEM_NOTIFY_A_MAX + 1];
 	int cmd;
@@ -320,12 +324,10 @@ int mnotify_parse_oom_victim(const void *msg, size_t len, uint16_t family,
 	return 0;
 }
 
-MNOTIFY_EXPORT
-int mnotify_parse_ack(const void *msg, size_t len, int *error,
-		      char *msgbuf, size_t msgbuf_len)
+int mnotify__parse_ack(const void *msg, size_t len, int *error,
+		       char *msgbuf, size_t msgbuf_len)
 {
 	const struct nlmsghdr *nlh = msg;
-	const struct nlmsgerr *e;
 	size_t off, end;
 
 	if (msgbuf && msgbuf_len)
@@ -335,23 +337,42 @@ int mnotify_parse_ack(const void *msg, size_t len, int *error,
 	if (len < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
 	    nlh->nlmsg_len > len)
 		return -EBADMSG;
-	if (nlh->nlmsg_type != NLMSG_ERROR)
+	if (nlh->nlmsg_type == NLMSG_DONE) {
+		int32_t e;
+
+		/* the error the dump ended with; ext ack TLVs after it */
+		if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(e)) {
+			/* a kernel that sends an empty DONE: no error */
+			*error = 0;
+			return nlh->nlmsg_len == NLMSG_HDRLEN ? 0 : -EBADMSG;
+		}
+		memcpy(&e, NLMSG_DATA(nlh), sizeof(e));
+		*error = e;
+		off = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(e));
+	} else if (nlh->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e;
+
+		if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*e))
+			return -EBADMSG;
+		e = NLMSG_DATA(nlh);
+		*error = e->error;
+		/* the request comes back whole unless NLM_F_CAPPED */
+		off = NLMSG_HDRLEN + sizeof(*e);
+		if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) &&
+		    !(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+			if (e->msg.nlmsg_len < NLMSG_HDRLEN)
+				return -EBADMSG;
+			off += NLMSG_ALIGN(e->msg.nlmsg_len) - NLMSG_HDRLEN;
+		}
+	} else {
 		return -ENOMSG;
-	if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*e))
-		return -EBADMSG;
-	e = NLMSG_DATA(nlh);
-	*error = e->error;
+	}
 
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
 		return 0;
-	/* the request comes back whole unless NLM_F_CAPPED */
-	off = NLMSG_HDRLEN + sizeof(*e);
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
-		if (e->msg.nlmsg_len < NLMSG_HDRLEN)
-			return -EBADMSG;
-		off += NLMSG_ALIGN(e->msg.nlmsg_len) - NLMSG_HDRLEN;
-	}
 	end = nlh->nlmsg_len;
+	if (off > end)
+		return -EBADMSG;
 	while (off + NLA_HDRLEN <= end) {
 		const struct nlattr *a = (const void *)((const char *)msg + off);
 
@@ -373,6 +394,35 @@ int mnotify_parse_ack(const void *msg, size_t len, int *error,
 	return 0;
 }
 
+void mnotify__copy_out(void *dst, size_t dst_size, const void *src,
+		       size_t src_size)
+{
+	size_t n = dst_size < src_size ? dst_size : src_size;
+	uint32_t size = (uint32_t)n;
+
+	memcpy(dst, src, n);
+	if (dst_size > n)
+		memset((char *)dst + n, 0, dst_size - n);
+	if (dst_size >= sizeof(size))
+		memcpy(dst, &size, sizeof(size));
+}
+
+int mnotify__copy_in(void *dst, size_t dst_size, const void *src,
+		     size_t src_size)
+{
+	const unsigned char *p = src;
+	size_t n = dst_size < src_size ? dst_size : src_size;
+
+	if (!src || src_size < sizeof(uint32_t))
+		return -EINVAL;
+	for (size_t i = dst_size; i < src_size; i++)
+		if (p[i])
+			return -E2BIG;
+	memset(dst, 0, dst_size);
+	memcpy(dst, src, n);
+	return 0;
+}
+
 int mnotify__seq_check(uint64_t *last, uint64_t seq, uint64_t *missed)
 {
 	*missed = 0;
@@ -384,7 +434,7 @@ int mnotify__seq_check(uint64_t *last, uint64_t seq, uint64_t *missed)
 	return 1;
 }
 
-unsigned int mnotify__event_group(enum mnotify_event_type type)
+unsigned int mnotify__event_group(unsigned int type)
 {
 	switch (type) {
 	case MNOTIFY_EVENT_PRESSURE_ENTER:
@@ -399,7 +449,7 @@ unsigned int mnotify__event_group(enum mnotify_event_type type)
 }
 
 MNOTIFY_EXPORT
-const char *mnotify_event_name(enum mnotify_event_type type)
+const char *mnotify_event_name(unsigned int type)
 {
 	switch (type) {
 	case MNOTIFY_EVENT_PRESSURE_ENTER:

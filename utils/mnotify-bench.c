@@ -43,7 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mnotify.h"
+#include <mnotify/mnotify.h>
 #include "uapi/linux/mem_notify.h"
 #include "clicommon.h"
 
@@ -179,7 +179,7 @@ static int ref_cb(const struct mnotify_event *ev, void *arg)
 	} else if (ev->type == MNOTIFY_EVENT_PRESSURE_EXIT) {
 		seen[1]++;
 	}
-	return 0;
+	return MNOTIFY_CB_OK;
 }
 
 /* wait on the reference handle until @what (0 enter, 1 exit) was seen */
@@ -303,7 +303,7 @@ static int nl_cb(const struct mnotify_event *ev, void *arg)
 		add(&lat, rx - ev->timestamp_ns);
 		w->wakes++;
 	}
-	return 0;
+	return MNOTIFY_CB_OK;
 }
 
 /* acknowledge a report of /dev/mem_notify (an old kernel has no read: harmless) */
@@ -593,7 +593,7 @@ static int lead_cb(const struct mnotify_event *ev, void *arg)
 		f->t[S_NETLINK] = ev->timestamp_ns;
 	if (ev->type == MNOTIFY_EVENT_OOM_VICTIM && !f->t[S_OOM])
 		f->t[S_OOM] = ev->timestamp_ns;
-	return 0;
+	return MNOTIFY_CB_OK;
 }
 
 static int cmd_lead(long long rate, int runs)
@@ -816,7 +816,7 @@ static int hot_cb(const struct mnotify_event *ev, void *arg)
 
 	if (ev->type == MNOTIFY_EVENT_PRESSURE_ENTER || ev->type == MNOTIFY_EVENT_PRESSURE_EXIT)
 		l->nl_events++;
-	return 0;
+	return MNOTIFY_CB_OK;
 }
 
 /* a listener that does what an application would: wait, take the event */

@@ -25,7 +25,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "mnotify.h"
+#include <mnotify/mnotify.h>
 #include "uapi/linux/mem_notify.h"
 #include "clicommon.h"
 
@@ -128,7 +128,7 @@ static int on_event(const struct mnotify_event *ev, void *arg)
 	default:
 		break;
 	}
-	return 0;
+	return MNOTIFY_CB_OK;
 }
 
 int main(int argc, char **argv)

@@ -6,11 +6,12 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mnotify.h"
+#include <mnotify/mnotify.h>
 #include "clicommon.h"
 
 #define EXIT_USAGE 2
@@ -81,7 +82,7 @@ static int cmd_set(struct mnotify *h, const char *name, const char *what)
 static int cmd_get_thresholds(struct mnotify *h)
 {
 	struct mnotify_thresholds t;
-	int err = mnotify_get_thresholds(h, &t);
+	int err = mnotify_get_thresholds(h, &t, sizeof(t));
 
 	if (err)
 		return fail(h, "get thresholds", err);
@@ -112,7 +113,7 @@ static int parse_thresholds(char **argv, struct mnotify_thresholds *t)
 static int cmd_set_thresholds(struct mnotify *h,
 			      const struct mnotify_thresholds *t)
 {
-	int err = mnotify_set_thresholds(h, t);
+	int err = mnotify_set_thresholds(h, t, sizeof(*t));
 
 	return err ? fail(h, "set thresholds", err) : 0;
 }
@@ -124,7 +125,7 @@ static int cmd_zones(struct mnotify *h)
 	uint64_t seq;
 	int n, i;
 
-	n = mnotify_get_zones(h, z, 64, &seq);
+	n = mnotify_get_zones(h, z, 64, sizeof(z[0]), &seq);
 	if (n < 0)
 		return fail(h, "zones", n);
 	if (n > 64)
@@ -152,30 +153,42 @@ static int cmd_zones(struct mnotify *h)
 	return 0;
 }
 
+/* a subscriber count, or "unknown" (null in JSON) without CAP_SYS_ADMIN */
+static const char *count_str(uint32_t v, char *buf, size_t len, bool js)
+{
+	if (v == MNOTIFY_UNKNOWN)
+		return js ? "null" : "unknown";
+	snprintf(buf, len, "%u", v);
+	return buf;
+}
+
 static int cmd_stats(struct mnotify *h)
 {
 	struct mnotify_stats st;
-	int err = mnotify_get_stats(h, &st);
+	char ps[16], os[16];
+	int err = mnotify_get_stats(h, &st, sizeof(st));
 
 	if (err)
 		return fail(h, "stats", err);
 	if (json) {
-		printf("{\"events\":%llu,\"sent\":%llu,\"lost\":%llu,\"overrun\":%llu,\"watchers\":%u,\"fasync_watchers\":%u,\"zones_under_pressure\":%u,\"pressure_subscribers\":%u,\"oom_subscribers\":%u}\n",
+		printf("{\"events\":%llu,\"sent\":%llu,\"lost\":%llu,\"overrun\":%llu,\"watchers\":%u,\"fasync_watchers\":%u,\"zones_under_pressure\":%u,\"pressure_subscribers\":%s,\"oom_subscribers\":%s}\n",
 		       (unsigned long long)st.events,
 		       (unsigned long long)st.sent,
 		       (unsigned long long)st.lost,
 		       (unsigned long long)st.overrun, st.watchers,
 		       st.fasync_watchers, st.zones_under_pressure,
-		       st.pressure_subscribers, st.oom_subscribers);
+		       count_str(st.pressure_subscribers, ps, sizeof(ps), true),
+		       count_str(st.oom_subscribers, os, sizeof(os), true));
 		return 0;
 	}
 	printf("events %llu\nsent %llu\nlost %llu\noverrun %llu\n"
 	       "watchers %u\nfasync_watchers %u\nzones_under_pressure %u\n"
-	       "pressure_subscribers %u\noom_subscribers %u\n",
+	       "pressure_subscribers %s\noom_subscribers %s\n",
 	       (unsigned long long)st.events, (unsigned long long)st.sent,
 	       (unsigned long long)st.lost, (unsigned long long)st.overrun,
 	       st.watchers, st.fasync_watchers, st.zones_under_pressure,
-	       st.pressure_subscribers, st.oom_subscribers);
+	       count_str(st.pressure_subscribers, ps, sizeof(ps), false),
+	       count_str(st.oom_subscribers, os, sizeof(os), false));
 	return 0;
 }
 

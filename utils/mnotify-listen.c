@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mnotify.h"
+#include <mnotify/mnotify.h>
 #include "uapi/linux/mem_notify.h"
 #include "clicommon.h"
 
@@ -259,7 +259,7 @@ static int on_event(const struct mnotify_event *ev, void *arg)
 	if ((ev->type == MNOTIFY_EVENT_PRESSURE_ENTER ||
 	     ev->type == MNOTIFY_EVENT_PRESSURE_EXIT) &&
 	    ev->u.zone.level < o->min_level && ev->u.zone.prev_level < o->min_level)
-		return 0;
+		return MNOTIFY_CB_OK;
 	if (o->json)
 		print_json(ev);
 	else
@@ -269,8 +269,8 @@ static int on_event(const struct mnotify_event *ev, void *arg)
 	else if (ev->type != MNOTIFY_EVENT_ZONE_STATE)
 		o->seen++;
 	if (o->count > 0 && o->seen >= o->count)
-		return 1;	/* stop */
-	return 0;
+		return MNOTIFY_CB_STOP;	/* stop */
+	return MNOTIFY_CB_OK;
 }
 
 static int parse_groups(const char *arg, unsigned int *groups)

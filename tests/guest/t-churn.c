@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "mnotify.h"
+#include <mnotify/mnotify.h>
 
 #define DEV_THREADS 4
 #define DEV_CYCLES 2500
@@ -49,7 +49,7 @@ static int on_ev(const struct mnotify_event *ev, void *arg)
 	(void)arg;
 	if (ev->type == MNOTIFY_EVENT_PRESSURE_ENTER || ev->type == MNOTIFY_EVENT_PRESSURE_EXIT)
 		atomic_fetch_add(&events_seen, 1);
-	return 0;
+	return MNOTIFY_CB_OK;
 }
 
 static void *dev_worker(void *arg)
@@ -161,7 +161,7 @@ int main(void)
 	if (steady_fd < 0)
 		tap_bail("open the steady device watcher");
 	if (have_nl)
-		mnotify_get_stats(cmd, &st0);
+		mnotify_get_stats(cmd, &st0, sizeof(st0));
 	ev0 = read_ll("/sys/kernel/mm/mem_notify/events");
 
 	pthread_create(&ld, NULL, load, NULL);
@@ -201,7 +201,7 @@ int main(void)
 		       atomic_load(&events_seen) - before);
 		tap_ok(atomic_load(&nl_tried) >= NL_THREADS * NL_CYCLES, "at least %d netlink cycles ran",
 		       NL_THREADS * NL_CYCLES);
-		mnotify_get_stats(cmd, &st1);
+		mnotify_get_stats(cmd, &st1, sizeof(st1));
 		tap_ok(st1.pressure_subscribers == 0 && st1.oom_subscribers == 0,
 		       "subscribers back to 0/0 (%u/%u)", st1.pressure_subscribers, st1.oom_subscribers);
 		tap_diag("netlink: sent %llu, lost %llu, overrun %llu during the churn",

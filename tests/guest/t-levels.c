@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "mnotify.h"
+#include <mnotify/mnotify.h>
 #include "uapi/linux/mem_notify.h"
 
 #define SYSFS "/sys/kernel/mm/mem_notify/"
@@ -64,9 +64,9 @@ static int on_ev(const struct mnotify_event *ev, void *arg)
 	if (l->stop_level && (ev->type == MNOTIFY_EVENT_PRESSURE_ENTER) &&
 	    ev->u.zone.level >= l->stop_level) {
 		l->reached = 1;
-		return 1;
+		return MNOTIFY_CB_STOP;
 	}
-	return 0;
+	return MNOTIFY_CB_OK;
 }
 
 /* collect events until @done(l) or @ms pass */
@@ -238,12 +238,12 @@ static void test_thresholds(struct mnotify *h)
 		"50 100 20", "100 50 50", "0 0 0", "1001 50 20", "100 50 0",
 		"abc", "100 50", "100 60 30 10", "-5 -6 -7", "\n",
 	};
-	struct mnotify_thresholds t, set = { 200, 100, 30 };
+	struct mnotify_thresholds t, set = { .low = 200, .medium = 100, .critical = 30 };
 	char out[512];
 	int err, bad_ok = 0, rc;
 
 	tap_ok(thresholds_are("100 60 30\n"), "default thresholds are 100 60 30 per mille");
-	err = mnotify_get_thresholds(h, &t);
+	err = mnotify_get_thresholds(h, &t, sizeof(t));
 	tap_ok(!err && t.low == 100 && t.medium == 60 && t.critical == 30,
 	       "netlink GET_THRESHOLDS agrees (%d: %u %u %u)", err, t.low, t.medium, t.critical);
 
@@ -264,15 +264,15 @@ static void test_thresholds(struct mnotify *h)
 
 	tap_ok(write_file(SYSFS "thresholds", "150 70 30") == 0 && thresholds_are("150 70 30\n"),
 	       "sysfs sets 150 70 30");
-	err = mnotify_set_thresholds(h, &set);
+	err = mnotify_set_thresholds(h, &set, sizeof(set));
 	tap_ok(!err && thresholds_are("200 100 30\n"), "netlink SET_THRESHOLDS sets 200 100 30 (%d)", err);
 
-	t = (struct mnotify_thresholds){ 50, 100, 20 };
-	err = mnotify_set_thresholds(h, &t);
+	t = (struct mnotify_thresholds){ .low = 50, .medium = 100, .critical = 20 };
+	err = mnotify_set_thresholds(h, &t, sizeof(t));
 	tap_ok(err == -EINVAL && strstr(mnotify_ext_ack(h), "ordered") && thresholds_are("200 100 30\n"),
 	       "netlink: unordered thresholds: EINVAL '%s', unchanged", mnotify_ext_ack(h));
-	t = (struct mnotify_thresholds){ 2000, 100, 20 };
-	err = mnotify_set_thresholds(h, &t);
+	t = (struct mnotify_thresholds){ .low = 2000, .medium = 100, .critical = 20 };
+	err = mnotify_set_thresholds(h, &t, sizeof(t));
 	tap_ok(err == -ERANGE && strstr(mnotify_ext_ack(h), "out of range") &&
 	       thresholds_are("200 100 30\n"),
 	       "netlink: 2000 per mille: ERANGE from the policy '%s', unchanged", mnotify_ext_ack(h));
@@ -547,7 +547,7 @@ int main(void)
 	tap_ok(!strcmp(lv, "none"), "idle guest: node 0 at none (%s)", lv);
 	{
 		struct mnotify_zone z[8];
-		int n = mnotify_get_zones(h, z, 8, NULL);
+		int n = mnotify_get_zones(h, z, 8, sizeof(z[0]), NULL);
 
 		for (int i = 0; i < n && i < 8; i++)
 			tap_diag("zone %s: free %llu high %llu trigger %llu", z[i].name,

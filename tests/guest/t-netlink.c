@@ -28,7 +28,8 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 
-#include "mnotify.h"
+#include <mnotify/mnotify.h>
+#include "internal.h"
 #include "uapi/linux/mem_notify.h"
 
 #define LISTEN "/usr/bin/mnotify-listen"
@@ -203,7 +204,7 @@ static int on_ev(const struct mnotify_event *ev, void *arg)
 
 	if (ev->type == MNOTIFY_EVENT_PRESSURE_ENTER && !s->enters++)
 		s->enter_ts = (long long)(ev->timestamp_ns / 1000000);
-	return 0;
+	return MNOTIFY_CB_OK;
 }
 
 static void test_both_deliveries(void)
@@ -550,7 +551,7 @@ static void test_zones_stats(void)
 		tap_ok(false, "open a command handle");
 		return;
 	}
-	n = mnotify_get_zones(h, z, 16, &seq);
+	n = mnotify_get_zones(h, z, 16, sizeof(z[0]), &seq);
 	nz = zoneinfo_read(zs, MAX_ZONES);
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < nz; j++) {
@@ -577,7 +578,7 @@ static void test_zones_stats(void)
 	tap_ok(run(zones_argv, out, sizeof(out)) == 0 && strstr(out, "DMA32"),
 	       "mnotify-ctl zones lists DMA32");
 
-	err = mnotify_get_stats(h, &st);
+	err = mnotify_get_stats(h, &st, sizeof(st));
 	w = read_ll("/sys/kernel/mm/mem_notify/watchers");
 	tap_ok(!err && (long long)st.watchers == w && st.fasync_watchers ==
 	       (uint32_t)read_ll("/sys/kernel/mm/mem_notify/fasync_watchers") &&
@@ -587,7 +588,7 @@ static void test_zones_stats(void)
 	for (i = 0; i < 3; i++)
 		if (mnotify_open(&subs[i], MNOTIFY_GROUP_PRESSURE | MNOTIFY_GROUP_OOM))
 			tap_bail("open subscriber");
-	mnotify_get_stats(h, &st2);
+	mnotify_get_stats(h, &st2, sizeof(st2));
 	tap_ok(st2.pressure_subscribers == st.pressure_subscribers + 3 &&
 	       st2.oom_subscribers == st.oom_subscribers + 3,
 	       "stats: 3 more subscribers in each group (%u -> %u, %u -> %u)",
@@ -595,7 +596,7 @@ static void test_zones_stats(void)
 	       st2.oom_subscribers);
 	for (i = 0; i < 3; i++)
 		mnotify_close(subs[i]);
-	mnotify_get_stats(h, &st2);
+	mnotify_get_stats(h, &st2, sizeof(st2));
 	tap_ok(st2.pressure_subscribers == st.pressure_subscribers &&
 	       st2.oom_subscribers == st.oom_subscribers,
 	       "stats: back to %u/%u after they close", st2.pressure_subscribers,
@@ -654,7 +655,7 @@ static int raw_request(struct raw *r, uint8_t cmd, uint16_t flags, uint8_t reser
 			if (h->nlmsg_type == NLMSG_DONE)
 				return 0;
 			if (h->nlmsg_type == NLMSG_ERROR) {
-				if (mnotify_parse_ack(h, h->nlmsg_len, &error, msg, msglen))
+				if (mnotify__parse_ack(h, h->nlmsg_len, &error, msg, msglen))
 					return -EBADMSG;
 				return error;
 			}

@@ -32,7 +32,8 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 
-#include "mnotify.h"
+#include <mnotify/mnotify.h>
+#include "internal.h"
 #include "uapi/linux/mem_notify.h"
 
 #define SYSCTL "/proc/sys/vm/oom_victim"
@@ -232,7 +233,7 @@ static int read_replies(int fd, uint32_t seq, int timeout_ms, struct result *r, 
 				size_t off;
 
 				*had_reply = 1;
-				if (mnotify_parse_ack(h, h->nlmsg_len, &err, msg, sizeof(msg))) {
+				if (mnotify__parse_ack(h, h->nlmsg_len, &err, msg, sizeof(msg))) {
 					r->bad_errno++;
 					return 1;
 				}
@@ -402,7 +403,7 @@ int main(void)
 	memset(&st, 0, sizeof(st));
 	h = NULL;
 	{
-		bool ok = mnotify_open(&h, 0) == 0 && mnotify_get_stats(h, &st) == 0;
+		bool ok = mnotify_open(&h, 0) == 0 && mnotify_get_stats(h, &st, sizeof(st)) == 0;
 
 		tap_ok(ok, "the family still answers: watchers %u, subscribers %u/%u", st.watchers,
 		       st.pressure_subscribers, st.oom_subscribers);

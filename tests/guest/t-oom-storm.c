@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "mnotify.h"
+#include <mnotify/mnotify.h>
 
 #define KILLS 50	/* the debug kernel: 15 (see main) */
 
@@ -61,7 +61,7 @@ static int collect(const struct mnotify_event *ev, void *arg)
 	default:
 		break;
 	}
-	return 0;
+	return MNOTIFY_CB_OK;
 }
 
 #define GROUP_CG "/sys/fs/cgroup/mnv-group"
@@ -90,7 +90,7 @@ static int collect_group(const struct mnotify_event *ev, void *arg)
 	struct group_col *g = arg;
 
 	if (ev->type != MNOTIFY_EVENT_OOM_VICTIM)
-		return 0;
+		return MNOTIFY_CB_OK;
 	if (g->events < 4)
 		g->tgid[g->events] = (pid_t)ev->u.oom.tgid;
 	g->events++;
@@ -98,7 +98,7 @@ static int collect_group(const struct mnotify_event *ev, void *arg)
 	tap_diag("oom.group: event pid %u comm %s points %s constraint %s", ev->u.oom.pid,
 		 ev->u.oom.comm, ev->u.oom.has_points ? "yes" : "no",
 		 mnotify_constraint_name(ev->u.oom.constraint));
-	return 0;
+	return MNOTIFY_CB_OK;
 }
 
 /*
@@ -164,7 +164,7 @@ int main(void)
 	/* the slow one: the smallest receive buffer, and it never reads */
 	setsockopt(mnotify_fd(slow), SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
 	snprintf(mb, sizeof(mb), "%lld", total * 2);
-	mnotify_get_stats(cmd, &st0);
+	mnotify_get_stats(cmd, &st0, sizeof(st0));
 	kills0 = vmstat_get("oom_kill");
 	slab0 = meminfo_kb("Slab");
 	t0 = now_ms();
@@ -191,7 +191,7 @@ int main(void)
 		mnotify_wait(fast, 100, collect, &cf);
 	kills1 = vmstat_get("oom_kill");
 	slab1 = meminfo_kb("Slab");
-	mnotify_get_stats(cmd, &st1);
+	mnotify_get_stats(cmd, &st1, sizeof(st1));
 
 	tap_ok(killed == nkills, "%d of %d hogs killed by the OOM killer in %lld s", killed, nkills,
 	       (now_ms() - t0) / 1000);
@@ -231,7 +231,7 @@ int main(void)
 	test_oom_group(fast);
 	mnotify_close(fast);
 	mnotify_close(slow);
-	mnotify_get_stats(cmd, &st1);
+	mnotify_get_stats(cmd, &st1, sizeof(st1));
 	tap_ok(st1.oom_subscribers == st0.oom_subscribers - 2,
 	       "oom subscribers back to %u after closing both", st1.oom_subscribers);
 	mnotify_close(cmd);

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mnotify.h"
+#include <mnotify/mnotify.h>
 
 #define PC "/mnt/pc/files"
 #define MB (1024 * 1024)
@@ -39,10 +39,10 @@ static int on_ev(const struct mnotify_event *ev, void *arg)
 	if (ev->type == MNOTIFY_EVENT_OOM_VICTIM) {
 		if (!s->oom++)
 			s->oom_ms = t;
-		return 0;
+		return MNOTIFY_CB_OK;
 	}
 	if (ev->type != MNOTIFY_EVENT_PRESSURE_ENTER && ev->type != MNOTIFY_EVENT_PRESSURE_EXIT)
-		return 0;
+		return MNOTIFY_CB_OK;
 	s->events++;
 	if (ev->u.zone.prev_level != s->last_level)
 		s->order_ok = 0;
@@ -72,7 +72,7 @@ static int on_ev(const struct mnotify_event *ev, void *arg)
 		 (unsigned long long)ev->u.zone.headroom,
 		 (unsigned long long)ev->u.zone.headroom_free,
 		 (unsigned long long)ev->u.zone.headroom_file, t);
-	return 0;
+	return MNOTIFY_CB_OK;
 }
 
 /* read every file under PC once; events drained as it goes */

@@ -15,13 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
 #include "internal.h"
-#include "mnotify.h"
 #include "uapi/linux/mem_notify.h"
 
 #define FAM 0x1c
@@ -123,7 +123,7 @@ static void seed(const struct mb *m)
 static int parse(struct mb *m, struct mnotify_event *ev)
 {
 	seed(m);
-	return mnotify_parse_event(m->u.b, m->len, FAM, ev);
+	return mnotify__parse_event(m->u.b, m->len, FAM, ev);
 }
 
 static void test_events(void)
@@ -243,7 +243,7 @@ static void test_malformed(void)
 
 	ok = 1;
 	for (l = 0; l < m.len; l++) {
-		if (mnotify_parse_event(m.u.b, l, FAM, &ev) != -EBADMSG)
+		if (mnotify__parse_event(m.u.b, l, FAM, &ev) != -EBADMSG)
 			ok = 0;
 	}
 	tap_ok(ok, "buffer shorter than nlmsg_len: -EBADMSG");
@@ -293,15 +293,15 @@ static void test_malformed(void)
 	tap_ok(parse(&t, &ev) == 0 && ev.u.zone.free_pages == 1401,
 	       "unknown attributes (types 0, MAX+1, 200) are ignored");
 
-	tap_ok(mnotify_parse_event(m.u.b, m.len, FAM + 1, &ev) == -ENOMSG,
+	tap_ok(mnotify__parse_event(m.u.b, m.len, FAM + 1, &ev) == -ENOMSG,
 	       "another family: -ENOMSG");
 	mb_pressure(&t, MEM_NOTIFY_CMD_GET_STATS, -1);
 	tap_ok(parse(&t, &ev) == -ENOMSG, "a reply command is not an event: -ENOMSG");
 	mb_pressure(&t, 250, -1);
 	tap_ok(parse(&t, &ev) == -ENOMSG, "unknown command: -ENOMSG");
-	tap_ok(mnotify_parse_event(m.u.b + 1, m.len - 1, FAM, &ev) == -EINVAL,
+	tap_ok(mnotify__parse_event(m.u.b + 1, m.len - 1, FAM, &ev) == -EINVAL,
 	       "misaligned buffer: -EINVAL");
-	tap_ok(mnotify_parse_event(NULL, 0, FAM, &ev) == -EINVAL, "NULL: -EINVAL");
+	tap_ok(mnotify__parse_event(NULL, 0, FAM, &ev) == -EINVAL, "NULL: -EINVAL");
 }
 
 static void test_replies(void)
@@ -322,17 +322,17 @@ static void test_replies(void)
 	mb_u64(&m, MEM_NOTIFY_A_HIGH_WMARK, 8);
 	mb_u64(&m, MEM_NOTIFY_A_THRESHOLD, 16);
 	seed(&m);
-	tap_ok(mnotify_parse_zone(m.u.b, m.len, FAM, &z, &seq) == 0 &&
+	tap_ok(mnotify__parse_zone(m.u.b, m.len, FAM, &z, &seq) == 0 &&
 	       z.status == -1 && !strcmp(z.name, "DMA") && z.free_pages == 3000 &&
 	       z.high_wmark == 8 && z.threshold == 16 && seq == 17,
 	       "zone dump message: status -1, fields, seq");
-	tap_ok(mnotify_parse_event(m.u.b, m.len, FAM, &ev) == -ENOMSG,
+	tap_ok(mnotify__parse_event(m.u.b, m.len, FAM, &ev) == -ENOMSG,
 	       "zone dump message is not an event");
 
 	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_ZONES);
 	mb_u32(&m, MEM_NOTIFY_A_NODE, 0);
 	mb_str(&m, MEM_NOTIFY_A_ZONE, "DMA");
-	tap_ok(mnotify_parse_zone(m.u.b, m.len, FAM, &z, &seq) == -EBADMSG,
+	tap_ok(mnotify__parse_zone(m.u.b, m.len, FAM, &z, &seq) == -EBADMSG,
 	       "zone dump message without STATUS: -EBADMSG");
 
 	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_STATS);
@@ -346,18 +346,27 @@ static void test_replies(void)
 	mb_u32(&m, MEM_NOTIFY_A_STATS_PRESSURE_SUBSCRIBERS, 8);
 	mb_u32(&m, MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS, 9);
 	seed(&m);
-	tap_ok(mnotify_parse_stats(m.u.b, m.len, FAM, &st) == 0 &&
+	tap_ok(mnotify__parse_stats(m.u.b, m.len, FAM, &st) == 0 &&
 	       st.events == 1 && st.sent == 2 && st.lost == 3 && st.overrun == 4 &&
 	       st.watchers == 5 && st.fasync_watchers == 6 &&
 	       st.zones_under_pressure == 7 && st.pressure_subscribers == 8 &&
 	       st.oom_subscribers == 9, "stats reply: all 9 counters");
 
+	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_STATS);
+	mb_u64(&m, MEM_NOTIFY_A_STATS_EVENTS, 1);
+	mb_u32(&m, MEM_NOTIFY_A_STATS_WATCHERS, 5);
+	tap_ok(mnotify__parse_stats(m.u.b, m.len, FAM, &st) == 0 &&
+	       st.events == 1 && st.watchers == 5 &&
+	       st.pressure_subscribers == MNOTIFY_UNKNOWN &&
+	       st.oom_subscribers == MNOTIFY_UNKNOWN,
+	       "stats reply without subscriber counts (no CAP_SYS_ADMIN): unknown");
+
 	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_OOM_VICTIM);
 	mb_str(&m, MEM_NOTIFY_A_OOM_VICTIM, "java");
-	tap_ok(mnotify_parse_oom_victim(m.u.b, m.len, FAM, name) == 0 &&
+	tap_ok(mnotify__parse_oom_victim(m.u.b, m.len, FAM, name) == 0 &&
 	       !strcmp(name, "java"), "oom_victim reply");
 	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_OOM_VICTIM);
-	tap_ok(mnotify_parse_oom_victim(m.u.b, m.len, FAM, name) == -EBADMSG,
+	tap_ok(mnotify__parse_oom_victim(m.u.b, m.len, FAM, name) == -EBADMSG,
 	       "oom_victim reply without the attribute: -EBADMSG");
 }
 
@@ -394,15 +403,15 @@ static void test_thresholds(void)
 	mb_u32(&m, MEM_NOTIFY_A_MEDIUM_PERMILLE, 60);
 	mb_u32(&m, MEM_NOTIFY_A_CRITICAL_PERMILLE, 30);
 	seed(&m);
-	tap_ok(mnotify_parse_thresholds(m.u.b, m.len, FAM, &t) == 0 && t.low == 100 &&
+	tap_ok(mnotify__parse_thresholds(m.u.b, m.len, FAM, &t) == 0 && t.low == 100 &&
 	       t.medium == 60 && t.critical == 30, "thresholds reply parses");
 	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_THRESHOLDS);
 	mb_u32(&m, MEM_NOTIFY_A_LOW_PERMILLE, 100);
 	mb_u32(&m, MEM_NOTIFY_A_MEDIUM_PERMILLE, 60);
-	tap_ok(mnotify_parse_thresholds(m.u.b, m.len, FAM, &t) == -EBADMSG,
+	tap_ok(mnotify__parse_thresholds(m.u.b, m.len, FAM, &t) == -EBADMSG,
 	       "thresholds reply without CRITICAL_PERMILLE: -EBADMSG");
 	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_STATS);
-	tap_ok(mnotify_parse_thresholds(m.u.b, m.len, FAM, &t) == -ENOMSG,
+	tap_ok(mnotify__parse_thresholds(m.u.b, m.len, FAM, &t) == -ENOMSG,
 	       "another command is not a thresholds reply: -ENOMSG");
 }
 
@@ -414,31 +423,31 @@ static void test_acks(void)
 
 	mb_err(&m, -EINVAL, 1, "oom_victim is longer than 15 bytes");
 	seed(&m);
-	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == 0 &&
+	tap_ok(mnotify__parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == 0 &&
 	       err == -EINVAL && !strcmp(msg, "oom_victim is longer than 15 bytes"),
 	       "capped error with extack: errno and message");
 	mb_err(&m, -EPERM, 0, "needs CAP_SYS_ADMIN");
 	seed(&m);
-	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == 0 &&
+	tap_ok(mnotify__parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == 0 &&
 	       err == -EPERM && !strcmp(msg, "needs CAP_SYS_ADMIN"),
 	       "uncapped error (request echoed) with extack");
 	mb_err(&m, 0, 1, NULL);
-	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == 0 &&
+	tap_ok(mnotify__parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == 0 &&
 	       err == 0 && msg[0] == '\0', "plain ack: 0, no message");
 	mb_err(&m, -EOPNOTSUPP, 1, "Unknown command");
-	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, 8) == 0 &&
+	tap_ok(mnotify__parse_ack(m.u.b, m.len, &err, msg, 8) == 0 &&
 	       err == -EOPNOTSUPP && !strcmp(msg, "Unknown"),
 	       "message truncated to the caller's buffer");
 	mb_err(&m, -EINVAL, 1, "x");
 	m.u.b[m.len - 8] = 200;			/* TLV longer than the message */
-	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == -EBADMSG,
+	tap_ok(mnotify__parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == -EBADMSG,
 	       "extack TLV past the end: -EBADMSG");
 	mb_err(&m, -EINVAL, 1, NULL);
 	m.u.hdr.nlmsg_len = NLMSG_HDRLEN + 2;
-	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == -EBADMSG,
+	tap_ok(mnotify__parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == -EBADMSG,
 	       "error message too short for struct nlmsgerr: -EBADMSG");
 	mb_pressure(&m, MEM_NOTIFY_CMD_PRESSURE_ENTER, -1);
-	tap_ok(mnotify_parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == -ENOMSG,
+	tap_ok(mnotify__parse_ack(m.u.b, m.len, &err, msg, sizeof(msg)) == -ENOMSG,
 	       "not an NLMSG_ERROR: -ENOMSG");
 }
 
@@ -468,7 +477,7 @@ static void test_seq(void)
 static int chardev_cb(const struct mnotify_event *ev, void *arg)
 {
 	*(struct mnotify_event *)arg = *ev;
-	return 0;
+	return MNOTIFY_CB_OK;
 }
 
 /* a chardev handle reads the device's report: a file, a FIFO, an empty file */
@@ -506,6 +515,366 @@ static void test_chardev(void)
 	unlink(fifo);
 }
 
+/* ------------------------------------------------ handles on socketpairs */
+
+/* a datagram of several messages */
+struct dgram {
+	union {
+		struct nlmsghdr hdr;
+		unsigned char b[65536];
+	} u;
+	size_t len;
+};
+
+static void dg_add(struct dgram *d, const struct mb *m)
+{
+	memcpy(d->u.b + d->len, m->u.b, m->len);
+	d->len += NLMSG_ALIGN(m->len);
+}
+
+static void dg_send(int fd, struct dgram *d)
+{
+	if (send(fd, d->u.b, d->len, 0) != (ssize_t)d->len)
+		tap_bail("send datagram");
+	d->len = 0;
+}
+
+static void mb_enter(struct mb *m, uint64_t seq)
+{
+	mb_pressure(m, MEM_NOTIFY_CMD_PRESSURE_ENTER, MEM_NOTIFY_A_SEQ);
+	mb_u64(m, MEM_NOTIFY_A_SEQ, seq);
+}
+
+static void mb_zone(struct mb *m, uint32_t seq, uint32_t node, uint64_t state_seq)
+{
+	mb_init(m, FAM, MEM_NOTIFY_CMD_GET_ZONES);
+	m->u.hdr.nlmsg_seq = seq;
+	m->u.hdr.nlmsg_flags = NLM_F_MULTI;
+	mb_u64(m, MEM_NOTIFY_A_SEQ, state_seq);
+	mb_u32(m, MEM_NOTIFY_A_STATUS, 0);
+	mb_u32(m, MEM_NOTIFY_A_NODE, node);
+	mb_str(m, MEM_NOTIFY_A_ZONE, "Normal");
+	mb_u64(m, MEM_NOTIFY_A_FREE_PAGES, 5000 + node);
+	mb_u64(m, MEM_NOTIFY_A_HIGH_WMARK, 8);
+	mb_u64(m, MEM_NOTIFY_A_THRESHOLD, 16);
+}
+
+/* the end of a dump: NLMSG_DONE with its error (and ext ack text) */
+static void mb_done(struct mb *m, uint32_t seq, int32_t error, const char *text)
+{
+	memset(m, 0, sizeof(*m));
+	m->u.hdr.nlmsg_type = NLMSG_DONE;
+	m->u.hdr.nlmsg_seq = seq;
+	m->u.hdr.nlmsg_flags = NLM_F_MULTI | (text ? NLM_F_ACK_TLVS : 0);
+	m->len = NLMSG_HDRLEN;
+	memcpy(m->u.b + m->len, &error, sizeof(error));
+	m->len += sizeof(error);
+	m->u.hdr.nlmsg_len = (uint32_t)m->len;
+	if (text)
+		mb_attr(m, NLMSGERR_ATTR_MSG, text, strlen(text) + 1);
+}
+
+struct pair {
+	struct mnotify *h;
+	int ev;		/* the "kernel" end of the event socket */
+	int cmd;	/* ... of the command socket */
+};
+
+static void pair_open(struct pair *p)
+{
+	int e[2], c[2];
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, e) ||
+	    socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, c))
+		tap_bail("socketpair");
+	if (mnotify__open_fds(&p->h, e[0], c[0], FAM,
+			      MNOTIFY_GROUP_PRESSURE | MNOTIFY_GROUP_OOM))
+		tap_bail("mnotify__open_fds");
+	p->ev = e[1];
+	p->cmd = c[1];
+}
+
+static void pair_close(struct pair *p)
+{
+	mnotify_close(p->h);
+	close(p->ev);
+	close(p->cmd);
+}
+
+/* what callbacks saw */
+#define LOG_MAX 256
+struct seen {
+	int n;
+	uint32_t type[LOG_MAX];
+	uint64_t seq[LOG_MAX];
+	uint64_t lost[LOG_MAX];
+	int stop_at;		/* return STOP at this event (1-based; 0 never) */
+	int error_at;		/* return ERROR with errno ENOSPC at this one */
+	int bad_at;		/* return 7 (not a convention value) */
+	struct pair *resync_at_seq1;	/* resync from the callback of seq 1 */
+	int resync_ret;
+	int nested;		/* mnotify_dispatch()'s return from a callback */
+	struct mnotify *h;
+};
+
+static int log_cb(const struct mnotify_event *ev, void *arg)
+{
+	struct seen *s = arg;
+	int i = s->n;
+
+	if (i < LOG_MAX) {
+		s->type[i] = ev->type;
+		s->seq[i] = ev->seq;
+		s->lost[i] = ev->type == MNOTIFY_EVENT_LOST ? ev->u.lost.count : 0;
+	}
+	s->n++;
+	if (s->h)
+		s->nested = mnotify_dispatch(s->h, log_cb, s);
+	if (s->resync_at_seq1 && ev->type == MNOTIFY_EVENT_PRESSURE_ENTER &&
+	    ev->seq == 1)
+		s->resync_ret = mnotify_resync(s->resync_at_seq1->h, log_cb, s);
+	if (s->n == s->stop_at)
+		return MNOTIFY_CB_STOP;
+	if (s->n == s->error_at) {
+		errno = ENOSPC;
+		return MNOTIFY_CB_ERROR;
+	}
+	if (s->n == s->bad_at)
+		return 7;
+	return MNOTIFY_CB_OK;
+}
+
+/* a callback's stop or error loses nothing already received */
+static void test_dispatch_stop(void)
+{
+	struct seen s = { .stop_at = 1 };
+	struct dgram d = { .len = 0 };
+	struct pair p;
+	struct mb m;
+	int n;
+
+	pair_open(&p);
+	for (uint64_t q = 1; q <= 5; q++) {
+		mb_enter(&m, q);
+		dg_add(&d, &m);
+	}
+	dg_send(p.ev, &d);
+	n = mnotify_dispatch(p.h, log_cb, &s);
+	tap_ok(n == 1 && s.n == 1 && s.seq[0] == 1 && mnotify_pending(p.h),
+	       "MNOTIFY_CB_STOP: dispatch returns 1, the rest of the datagram pending (%d)", n);
+	s.error_at = 2;
+	n = mnotify_dispatch(p.h, log_cb, &s);
+	tap_ok(n == -ENOSPC && s.n == 2 && s.seq[1] == 2 && mnotify_pending(p.h),
+	       "MNOTIFY_CB_ERROR with errno ENOSPC: -ENOSPC, rest still pending (%d)", n);
+	s.bad_at = 3;
+	n = mnotify_dispatch(p.h, log_cb, &s);
+	tap_ok(n == -EINVAL && s.n == 3 && s.seq[2] == 3,
+	       "a callback return outside the convention: -EINVAL (%d)", n);
+	n = mnotify_wait(p.h, 0, log_cb, &s);
+	tap_ok(n == 2 && s.n == 5 && s.seq[3] == 4 && s.seq[4] == 5 && !mnotify_pending(p.h),
+	       "mnotify_wait delivers what is pending without polling: seq 4, 5 (%d)", n);
+	n = mnotify_dispatch(p.h, log_cb, &s);
+	tap_ok(n == 0 && s.n == 5, "then nothing is left (%d)", n);
+
+	/* a gap: LOST first, and a stop there keeps the event behind it */
+	s = (struct seen){ .stop_at = 1 };
+	mb_enter(&m, 9);
+	dg_add(&d, &m);
+	dg_send(p.ev, &d);
+	n = mnotify_dispatch(p.h, log_cb, &s);
+	tap_ok(n == 1 && s.type[0] == MNOTIFY_EVENT_LOST && s.lost[0] == 3 &&
+	       mnotify_lost(p.h, MNOTIFY_GROUP_PRESSURE) == 3 &&
+	       mnotify_lost(p.h, MNOTIFY_GROUP_OOM) == 0 && mnotify_pending(p.h),
+	       "gap 5 -> 9: LOST of 3 first, counted by mnotify_lost()");
+	n = mnotify_dispatch(p.h, log_cb, &s);
+	tap_ok(n == 1 && s.n == 2 && s.type[1] == MNOTIFY_EVENT_PRESSURE_ENTER && s.seq[1] == 9,
+	       "the event behind a stopped LOST comes next (seq %llu)",
+	       (unsigned long long)s.seq[1]);
+
+	/* dispatch from its own callback */
+	s = (struct seen){ .h = p.h, .nested = 1 };
+	mb_enter(&m, 10);
+	dg_add(&d, &m);
+	dg_send(p.ev, &d);
+	n = mnotify_dispatch(p.h, log_cb, &s);
+	tap_ok(n == 1 && s.nested == -EBUSY, "dispatch from its own callback: -EBUSY (%d)",
+	       s.nested);
+	pair_close(&p);
+}
+
+/*
+ * A resync from the callback: its reply has its own buffer, and events
+ * of the same datagram that it covers are dropped, not delivered stale.
+ */
+static void test_dispatch_resync(void)
+{
+	struct seen s = { .n = 0 };
+	struct dgram d = { .len = 0 };
+	struct pair p;
+	struct mb m;
+	char req[256];
+	int n, i;
+
+	pair_open(&p);
+	s.resync_at_seq1 = &p;
+	/* the reply to request 1 (GET_ZONES), queued before it is asked */
+	mb_zone(&m, 1, 0, 3);
+	dg_add(&d, &m);
+	mb_zone(&m, 1, 1, 3);
+	dg_add(&d, &m);
+	mb_done(&m, 1, 0, NULL);
+	dg_add(&d, &m);
+	dg_send(p.cmd, &d);
+	for (uint64_t q = 1; q <= 4; q++) {
+		mb_enter(&m, q);
+		dg_add(&d, &m);
+	}
+	dg_send(p.ev, &d);
+	n = mnotify_dispatch(p.h, log_cb, &s);
+	tap_ok(s.resync_ret == 2, "resync from a callback delivers 2 zones (%d)", s.resync_ret);
+	tap_ok(n == 2 && s.n == 4 &&
+	       s.type[0] == MNOTIFY_EVENT_PRESSURE_ENTER && s.seq[0] == 1 &&
+	       s.type[1] == MNOTIFY_EVENT_ZONE_STATE && s.type[2] == MNOTIFY_EVENT_ZONE_STATE &&
+	       s.type[3] == MNOTIFY_EVENT_PRESSURE_ENTER && s.seq[3] == 4,
+	       "dispatch goes on after it: seq 1, two zones, seq 4 (2 and 3 covered) (n %d, %d seen)",
+	       n, s.n);
+	n = (int)recv(p.cmd, req, sizeof(req), MSG_DONTWAIT);
+	tap_ok(n >= (int)(NLMSG_HDRLEN + GENL_HDRLEN) &&
+	       ((struct nlmsghdr *)req)->nlmsg_seq == 1 &&
+	       (((struct nlmsghdr *)req)->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP,
+	       "the resync sent one GET_ZONES dump request");
+	pair_close(&p);
+
+	/* many zones: all of them (the library once stopped at 64) */
+	pair_open(&p);
+	for (i = 0; i < 150; i++) {
+		mb_zone(&m, 1, (uint32_t)i, 7);
+		dg_add(&d, &m);
+		if (d.len > 60000) {
+			dg_send(p.cmd, &d);
+		}
+	}
+	mb_done(&m, 1, 0, NULL);
+	dg_add(&d, &m);
+	dg_send(p.cmd, &d);
+	s = (struct seen){ .n = 0 };
+	n = mnotify_resync(p.h, log_cb, &s);
+	tap_ok(n == 150 && s.n == 150 && s.type[149] == MNOTIFY_EVENT_ZONE_STATE,
+	       "resync of 150 zones delivers 150 (%d)", n);
+	pair_close(&p);
+}
+
+static void test_commands(void)
+{
+	struct mnotify_zone z[4];
+	struct {
+		struct mnotify_stats st;
+		unsigned char guard[32];
+	} big;
+	unsigned char small[sizeof(struct mnotify_stats) + 8];
+	struct {
+		struct mnotify_thresholds t;
+		uint32_t future;
+	} ft;
+	struct dgram d = { .len = 0 };
+	struct pair p;
+	struct mb m;
+	int n, ok;
+
+	/* a dump that ends with an error reports it, and its ext ack */
+	pair_open(&p);
+	mb_zone(&m, 1, 0, 1);
+	dg_add(&d, &m);
+	mb_done(&m, 1, -EPERM, "dump refused");
+	dg_add(&d, &m);
+	dg_send(p.cmd, &d);
+	n = mnotify_get_zones(p.h, z, 4, sizeof(z[0]), NULL);
+	tap_ok(n == -EPERM && !strcmp(mnotify_ext_ack(p.h), "dump refused"),
+	       "NLMSG_DONE carrying -EPERM: -EPERM, ext ack '%s' (%d)", mnotify_ext_ack(p.h), n);
+
+	/* more zones than room: the count, and nothing past @max written */
+	memset(z, 0xa5, sizeof(z));
+	for (int i = 0; i < 6; i++) {
+		mb_zone(&m, 2, (uint32_t)i, 1);
+		dg_add(&d, &m);
+	}
+	mb_done(&m, 2, 0, NULL);
+	dg_add(&d, &m);
+	dg_send(p.cmd, &d);
+	n = mnotify_get_zones(p.h, z, 3, sizeof(z[0]), NULL);
+	tap_ok(n == 6 && z[2].node == 2 && z[2].size == sizeof(z[0]) &&
+	       z[3].node == 0xa5a5a5a5u, "6 zones into room for 3: returns 6, fills 3 (%d)", n);
+
+	/* stats into a smaller (older) and a larger (newer) struct */
+	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_STATS);
+	m.u.hdr.nlmsg_seq = 3;
+	mb_u32(&m, MEM_NOTIFY_A_STATS_WATCHERS, 5);
+	mb_u64(&m, MEM_NOTIFY_A_STATS_EVENTS, 11);
+	mb_u32(&m, MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS, 9);
+	dg_add(&d, &m);
+	mb_err(&m, 0, 1, NULL);
+	m.u.hdr.nlmsg_seq = 3;
+	dg_add(&d, &m);
+	dg_send(p.cmd, &d);
+	memset(small, 0xa5, sizeof(small));
+	n = mnotify_get_stats(p.h, (struct mnotify_stats *)(void *)small, 16);
+	ok = n == 0;
+	for (size_t i = 16; i < sizeof(small); i++)
+		ok = ok && small[i] == 0xa5;
+	{
+		struct mnotify_stats head;
+
+		memcpy(&head, small, 16);
+		ok = ok && head.size == 16 && head.watchers == 5 && head.events == 11;
+	}
+	tap_ok(ok, "stats into 16 bytes (an older struct): those filled, size 16, nothing after");
+	mb_init(&m, FAM, MEM_NOTIFY_CMD_GET_STATS);
+	m.u.hdr.nlmsg_seq = 4;
+	mb_u32(&m, MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS, 9);
+	dg_add(&d, &m);
+	mb_err(&m, 0, 1, NULL);
+	m.u.hdr.nlmsg_seq = 4;
+	dg_add(&d, &m);
+	dg_send(p.cmd, &d);
+	memset(&big, 0xa5, sizeof(big));
+	n = mnotify_get_stats(p.h, &big.st, sizeof(big));
+	ok = n == 0 && big.st.size == sizeof(struct mnotify_stats) &&
+	     big.st.oom_subscribers == 9 && MNOTIFY_HAS(&big.st, oom_subscribers);
+	for (size_t i = 0; i < sizeof(big.guard); i++)
+		ok = ok && big.guard[i] == 0;
+	tap_ok(ok, "stats into a larger (newer) struct: size says what was filled, the rest zeroed");
+
+	/* thresholds from a newer program: unknown fields must be zero */
+	ft.t = (struct mnotify_thresholds){ .low = 100, .medium = 60, .critical = 30 };
+	ft.future = 1;
+	n = mnotify_set_thresholds(p.h, &ft.t, sizeof(ft));
+	tap_ok(n == -E2BIG, "set_thresholds with an unknown field set: -E2BIG (%d)", n);
+	ft.future = 0;
+	mb_err(&m, 0, 1, NULL);
+	m.u.hdr.nlmsg_seq = 5;
+	dg_add(&d, &m);
+	dg_send(p.cmd, &d);
+	n = mnotify_set_thresholds(p.h, &ft.t, sizeof(ft));
+	tap_ok(n == 0, "... and with it zero: sent and acked (%d)", n);
+	n = mnotify_set_thresholds(p.h, &ft.t, 2);
+	tap_ok(n == -EINVAL, "a size that cannot hold ->size: -EINVAL (%d)", n);
+	pair_close(&p);
+}
+
+/* a field added by a newer kernel (an attribute unknown here) is ignored */
+static void test_unknown_attrs(void)
+{
+	struct mnotify_event ev;
+	struct mb m;
+
+	mb_pressure(&m, MEM_NOTIFY_CMD_PRESSURE_ENTER, -1);
+	mb_u64(&m, MEM_NOTIFY_A_MAX + 1, 77);
+	mb_str(&m, MEM_NOTIFY_A_MAX + 9, "from the future");
+	tap_ok(parse(&m, &ev) == 0 && ev.size == sizeof(ev) && ev.seq == 42 &&
+	       ev.u.zone.free_pages == 1401 && MNOTIFY_HAS(&ev, u.zone.thresh_critical),
+	       "attributes past MEM_NOTIFY_A_MAX are ignored; the event is whole");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--write-corpus"))
@@ -517,5 +886,9 @@ int main(int argc, char **argv)
 	test_acks();
 	test_seq();
 	test_chardev();
+	test_dispatch_stop();
+	test_dispatch_resync();
+	test_commands();
+	test_unknown_attrs();
 	return tap_done();
 }

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libmnotify-nl: memory pressure and OOM events from the kernel's
+ * mem_notify generic netlink family (or /dev/mem_notify), as typed events.
+ *
+ *   #include <mnotify/mnotify.h>     cc ... $(pkg-config --cflags --libs libmnotify-nl)
+ *
+ * Errors are negative errno values.  After a failed command,
+ * mnotify_ext_ack() returns the kernel's explanation when it gave one.
+ * No libnl type appears here.
+ *
+ * ABI (soname libmnotify-nl.so.1, symbol version MNOTIFY_NL_1.0).  Structs
+ * grow only at their end, and each starts with a size:
+ *  - structs the library fills for a callback (struct mnotify_event): the
+ *    library sets ->size to the bytes it filled; a field is there if
+ *    MNOTIFY_HAS(ev, field) (a program built against a newer header, run
+ *    with an older library, sees the newer fields as absent);
+ *  - structs the caller passes in (stats, thresholds, zones) come with the
+ *    caller's sizeof: the library fills at most that many bytes, zeroes
+ *    the rest of them and sets ->size to what it filled; when reading one
+ *    (mnotify_set_thresholds()) it ignores nothing silently: bytes it does
+ *    not know must be zero or the call fails with -E2BIG.
+ * Event types, levels and constraints may gain values: ignore (or show as
+ * "unknown") those you do not know.  Attributes a newer kernel adds are
+ * ignored until the library knows them.
+ *
+ * Threads and reentrancy.  The library has no global state; a handle has
+ * no lock: use it from one thread at a time (one handle per thread, or a
+ * lock of your own).  From a callback you may call, on the same handle,
+ * any command (mnotify_get_*, mnotify_set_*) and mnotify_resync(): they
+ * have their own socket and buffer, and pressure events still queued that
+ * a resync has covered are then dropped, never delivered stale.  Calling
+ * mnotify_dispatch() or mnotify_wait() on the handle whose events are
+ * being delivered returns -EBUSY; mnotify_close() on it is not allowed.
+ */
+#ifndef MNOTIFY_MNOTIFY_H
+#define MNOTIFY_MNOTIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* a field of a struct with a size member is present */
+#define MNOTIFY_HAS(p, field) \
+	((size_t)(p)->size >= offsetof(__typeof__(*(p)), field) + sizeof((p)->field))
+
+/* groups for mnotify_open() */
+#define MNOTIFY_GROUP_PRESSURE	(1u << 0)	/* node level changes */
+#define MNOTIFY_GROUP_OOM	(1u << 1)	/* OOM kills; CAP_SYS_ADMIN */
+
+#define MNOTIFY_ZONE_NAME_MAX	32
+#define MNOTIFY_COMM_MAX	16	/* TASK_COMM_LEN */
+
+/* struct mnotify_event.type; more may come: ignore those you do not know */
+enum mnotify_event_type {
+	MNOTIFY_EVENT_PRESSURE_ENTER = 1,	/* u.zone: level now low or above */
+	MNOTIFY_EVENT_PRESSURE_EXIT = 2,	/* u.zone: level back to none */
+	MNOTIFY_EVENT_OOM_VICTIM = 3,		/* u.oom */
+	MNOTIFY_EVENT_CHARDEV = 4,		/* /dev/mem_notify told us */
+	MNOTIFY_EVENT_LOST = 5,			/* u.lost: events were lost */
+	MNOTIFY_EVENT_ZONE_STATE = 6,		/* u.zone, from mnotify_resync() */
+};
+
+/* zone status (struct mnotify_zone.status) */
+#define MNOTIFY_ZONE_IGNORED	(-1)	/* too small to matter */
+#define MNOTIFY_ZONE_OK		0
+#define MNOTIFY_ZONE_PRESSURE	1
+
+/* memory pressure levels of a node (struct mnotify_zone.level) */
+enum mnotify_level {
+	MNOTIFY_LEVEL_NONE = 0,
+	MNOTIFY_LEVEL_LOW = 1,		/* give back what is cheap to rebuild */
+	MNOTIFY_LEVEL_MEDIUM = 2,	/* give back more */
+	MNOTIFY_LEVEL_CRITICAL = 3,	/* the OOM killer is near: everything */
+};
+
+/*
+ * A zone (mnotify_get_zones(), ZONE_STATE) or, in pressure events, a
+ * node's change of level.  Pages throughout.  ->size: see the ABI note.
+ */
+struct mnotify_zone {
+	uint32_t size;
+	uint32_t node;
+	char name[MNOTIFY_ZONE_NAME_MAX];	/* "DMA32", "Normal", ...; events:
+						   the node's highest zone */
+	int32_t status;		/* MNOTIFY_ZONE_*: from dumps; events imply it */
+	int32_t unreclaimable;	/* events: kswapd has given up on the node */
+	uint64_t free_pages;	/* of the zone (dump) or the node (events) */
+	uint64_t high_wmark;
+	uint64_t threshold;	/* dump: the zone's trigger; events: thresh_low */
+	/* events only; a kernel without levels: low on enter, none on exit */
+	int32_t level;		/* enum mnotify_level */
+	int32_t prev_level;	/* the level before; -1 unknown */
+	uint64_t headroom;	/* free + file + slab + swap below */
+	uint64_t headroom_free;
+	uint64_t headroom_file;
+	uint64_t headroom_slab;
+	uint64_t headroom_swap;
+	uint64_t thresh_low;	/* a level is entered at or below these */
+	uint64_t thresh_medium;
+	uint64_t thresh_critical;
+};
+
+/* level thresholds, 1/1000 of a node's managed pages (1-1000, ordered) */
+struct mnotify_thresholds {
+	uint32_t size;
+	uint32_t low;
+	uint32_t medium;
+	uint32_t critical;
+};
+
+/* what limited the memory of an OOM kill (struct mnotify_oom.constraint) */
+enum mnotify_constraint {
+	MNOTIFY_CONSTRAINT_NONE = 0,
+	MNOTIFY_CONSTRAINT_CPUSET = 1,
+	MNOTIFY_CONSTRAINT_MEMPOLICY = 2,
+	MNOTIFY_CONSTRAINT_MEMCG = 3,
+};
+
+struct mnotify_oom {
+	uint32_t pid;		/* thread killed */
+	uint32_t tgid;		/* its process */
+	uint32_t uid;		/* UINT32_MAX: unknown */
+	char comm[MNOTIFY_COMM_MAX];	/* raw bytes from the kernel, NUL-ended */
+	int32_t has_points;	/* 0 for tasks killed with a memcg oom.group */
+	int64_t points;		/* badness, valid if has_points */
+	int32_t oom_score_adj;
+	int32_t matched;	/* 1: vm.oom_victim chose it */
+	uint32_t constraint;	/* enum mnotify_constraint */
+	uint64_t pages;		/* expected to be freed */
+};
+
+/*
+ * Events lost.  Pressure state can be recovered (mnotify_resync());
+ * an OOM kill whose event was lost cannot: count says how many (0:
+ * unknown, the socket overran), and mnotify_lost() keeps the sum.
+ */
+struct mnotify_lost {
+	uint32_t group;		/* MNOTIFY_GROUP_* (or several) affected */
+	uint64_t count;		/* events missed; 0 = unknown (socket overrun) */
+};
+
+struct mnotify_event {
+	uint32_t size;		/* bytes the library filled: MNOTIFY_HAS() */
+	uint32_t type;		/* enum mnotify_event_type */
+	uint32_t group;		/* MNOTIFY_GROUP_* it belongs to; 0: chardev */
+	uint64_t seq;		/* kernel sequence number in its group; 0: none */
+	/*
+	 * CLOCK_MONOTONIC ns: the kernel's time of the event for netlink
+	 * events; the library's time of receipt for CHARDEV, LOST and
+	 * ZONE_STATE.
+	 */
+	uint64_t timestamp_ns;
+	/* last member: it grows at its end */
+	union {
+		struct mnotify_zone zone;
+		struct mnotify_oom oom;
+		struct mnotify_lost lost;
+	} u;
+};
+
+struct mnotify_stats {
+	uint32_t size;
+	uint32_t watchers;		/* open /dev/mem_notify files */
+	uint64_t events;		/* /dev/mem_notify wake-up events */
+	uint64_t sent;			/* netlink events multicast */
+	uint64_t lost;			/* not sent: sequence gaps */
+	uint64_t overrun;		/* some subscriber missed them */
+	uint32_t fasync_watchers;
+	uint32_t zones_under_pressure;
+	uint32_t pressure_subscribers;
+	uint32_t oom_subscribers;
+};
+
+struct mnotify;
+
+/* what a callback returns (the convention of libmnl's MNL_CB_*) */
+#define MNOTIFY_CB_ERROR	(-1)	/* stop; the call returns -errno */
+#define MNOTIFY_CB_STOP		0	/* stop; the call returns its count */
+#define MNOTIFY_CB_OK		1	/* go on */
+
+/*
+ * Called for each event.  @ev is valid during the call only.  After
+ * MNOTIFY_CB_STOP or MNOTIFY_CB_ERROR nothing is lost: events already
+ * received stay in the handle and come first at the next
+ * mnotify_dispatch() or mnotify_wait() (which then does not wait).  With
+ * MNOTIFY_CB_ERROR, set errno first (0: the call returns -ECANCELED).
+ * Any other value counts as MNOTIFY_CB_ERROR with errno EINVAL.
+ */
+typedef int (*mnotify_callback)(const struct mnotify_event *ev, void *arg);
+
+/*
+ * Open a handle on the netlink family and join @groups (0: commands only).
+ * Returns 0 or -errno: -ENOENT when the kernel has no mem_notify family,
+ * -EPERM when a group needs a privilege the caller lacks.
+ */
+int mnotify_open(struct mnotify **hp, unsigned int groups);
+
+/*
+ * Open a handle on the character device (@path NULL: /dev/mem_notify).
+ * Its events are MNOTIFY_EVENT_CHARDEV; commands still work (they use
+ * netlink).
+ */
+int mnotify_open_chardev(struct mnotify **hp, const char *path);
+
+/* Close the handle (NULL: nothing).  Not from its own callback. */
+void mnotify_close(struct mnotify *h);
+
+/* The file descriptor to poll for POLLIN (never blocks the library). */
+int mnotify_fd(const struct mnotify *h);
+
+/*
+ * Events received but not delivered yet (a callback stopped): call
+ * mnotify_dispatch() before polling mnotify_fd() again.
+ */
+int mnotify_pending(const struct mnotify *h);
+
+/*
+ * Deliver the events that are ready, without blocking.  Returns the
+ * number of events delivered (0: none), or -errno (-EBUSY from inside
+ * this handle's callback; a callback's MNOTIFY_CB_ERROR).  Lost events
+ * (socket overrun, sequence gaps) arrive as MNOTIFY_EVENT_LOST before
+ * the next event; then call mnotify_resync().  For a chardev handle each
+ * call delivers at most one MNOTIFY_EVENT_CHARDEV, only when the device
+ * says this file was told, and reads (acknowledges) the device's report:
+ * seq is the kernel's wake-up event number and u.zone.level the highest
+ * level then (a kernel whose device has no read(): seq 0, level -1);
+ * other fields are 0.
+ */
+int mnotify_dispatch(struct mnotify *h, mnotify_callback cb, void *arg);
+
+/*
+ * Wait up to @timeout_ms (-1: forever) for events and deliver them.
+ * Returns as mnotify_dispatch() (0: timed out), -EINTR if a signal came
+ * first.
+ */
+int mnotify_wait(struct mnotify *h, int timeout_ms, mnotify_callback cb,
+		 void *arg);
+
+/*
+ * Deliver every zone's current state as MNOTIFY_EVENT_ZONE_STATE (all of
+ * them, however many) and drop pressure events the states already
+ * include, also those already received.  Returns the number delivered or
+ * -errno.  OOM events are not recovered (struct mnotify_lost).
+ */
+int mnotify_resync(struct mnotify *h, mnotify_callback cb, void *arg);
+
+/* Events of @group (MNOTIFY_GROUP_*, or several) known lost on this handle. */
+uint64_t mnotify_lost(const struct mnotify *h, unsigned int group);
+
+/* Commands: 0 (or a count) or -errno; see mnotify_ext_ack(). */
+int mnotify_get_oom_victim(struct mnotify *h, char name[MNOTIFY_COMM_MAX]);
+int mnotify_set_oom_victim(struct mnotify *h, const char *name);
+/*
+ * Fill up to @max zones of @zone_size bytes each (sizeof(struct
+ * mnotify_zone)); returns the number of zones the kernel has (may be more
+ * than @max: then only @max are filled).  *@seq (if not NULL): the
+ * pressure sequence number the states are at least as new as.
+ */
+int mnotify_get_zones(struct mnotify *h, struct mnotify_zone *zones,
+		      size_t max, size_t zone_size, uint64_t *seq);
+int mnotify_get_stats(struct mnotify *h, struct mnotify_stats *st,
+		      size_t size);
+int mnotify_get_thresholds(struct mnotify *h, struct mnotify_thresholds *t,
+			   size_t size);
+/*
+ * Needs CAP_SYS_ADMIN; with an ext ack: -ERANGE unless each is 1-1000,
+ * -EINVAL unless low > medium > critical.  -E2BIG: @t has fields this
+ * library does not know, set.
+ */
+int mnotify_set_thresholds(struct mnotify *h,
+			   const struct mnotify_thresholds *t, size_t size);
+
+/* The kernel's extended ack message of the last failed command, or "". */
+const char *mnotify_ext_ack(const struct mnotify *h);
+
+/* Names for printing: "enter", "exit", "oom", "chardev", "lost", "zone". */
+const char *mnotify_event_name(unsigned int type);
+/* "none", "cpuset", "mempolicy", "memcg" (or "unknown") */
+const char *mnotify_constraint_name(uint32_t constraint);
+/* "none", "low", "medium", "critical" (or "unknown") */
+const char *mnotify_level_name(int level);
+/* the level of a name above (or its number); -EINVAL if none */
+int mnotify_level_from_name(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MNOTIFY_MNOTIFY_H */
