@@ -37,7 +37,7 @@ static const char usage_text[] =
 "  -V, --version         show the version and exit\n"
 "\n"
 "Errors print one line with the kernel's explanation, e.g.\n"
-"  mnotify-ctl: set oom_victim: Invalid argument (oom_victim is longer than 15 bytes)\n"
+"  mnotify-ctl: set oom_victim: Operation not permitted (setting oom_victim needs CAP_SYS_ADMIN)\n"
 "Exit status: 0 success, 1 the command failed, 2 usage error.\n";
 
 static int json;
@@ -249,6 +249,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(cmd, "set")) {
 		if (nargs != 3 || strcmp(obj, "oom_victim"))
 			return usage_error("expected: set oom_victim NAME");
+		/* a task name: what the kernel takes (TASK_COMM_LEN - 1) */
+		if (strlen(argv[optind + 2]) > MNOTIFY_COMM_MAX - 1)
+			return usage_error("set oom_victim: NAME is longer than 15 bytes (a task name)");
 	} else if (!strcmp(cmd, "zones") || !strcmp(cmd, "stats")) {
 		if (nargs != 1)
 			return usage_error("too many arguments");

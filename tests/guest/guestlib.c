@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "guestlib.h"
 
+#include <linux/capability.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -481,6 +483,21 @@ int become_nobody(void)
 {
 	return setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
 	       setresuid(65534, 65534, 65534) ? -1 : 0;
+}
+
+/* drop capability @cap (linux/capability.h) from every set of this task */
+int drop_cap(int cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+	unsigned int bit = 1u << (cap % 32);
+
+	if (cap < 0 || cap >= 64 || syscall(SYS_capget, &h, d))
+		return -1;
+	d[cap / 32].effective &= ~bit;
+	d[cap / 32].permitted &= ~bit;
+	d[cap / 32].inheritable &= ~bit;
+	return syscall(SYS_capset, &h, d) ? -1 : 0;
 }
 
 /* run() as nobody in a child; its exit status, output in @out */

@@ -61,6 +61,8 @@ pid_t spawn_out(char *const argv[], int *out, int err_too);
 int run(char *const argv[], char *buf, size_t len);
 /* drop to uid/gid 65534 with no supplementary groups; 0 or -1 */
 int become_nobody(void);
+/* drop capability @cap from every set of this task: 0 or -1 */
+int drop_cap(int cap);
 /* run() as nobody in a child: its exit status, output in @out */
 int run_as_nobody(char *const argv[], char *out, size_t len);
 

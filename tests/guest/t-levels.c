@@ -94,6 +94,12 @@ static int done_oom(struct log *l)
 	return l->oom > 0;
 }
 
+static int done_never(struct log *l)
+{
+	(void)l;
+	return 0;
+}
+
 /* the last pressure event says none */
 static int done_none(struct log *l)
 {
@@ -311,6 +317,39 @@ static void test_thresholds(struct mnotify *h)
 	}
 }
 
+/*
+ * Ordering: once the events of an episode have stopped, the zone dump's
+ * sequence number is the last pressure event's and every zone's status
+ * says what that event's level says (issue: a state change and its
+ * sequence number taken apart could reorder enter and exit).
+ */
+static void check_dump_matches(struct mnotify *h, struct log *l, const char *cfg)
+{
+	struct mnotify_zone z[8];
+	uint64_t seq = 0, last_seq = 0;
+	int n, bad = 0, last_level = -1;
+
+	/* quiet: no more events for 300 ms */
+	for (int before = -1; before != l->n;) {
+		before = l->n;
+		collect(h, l, 300, done_never);
+	}
+	for (int i = 0; i < l->n; i++)
+		if (is_pressure(&l->r[i].ev)) {
+			last_seq = l->r[i].ev.seq;
+			last_level = l->r[i].ev.u.zone.level;
+		}
+	n = mnotify_get_zones(h, z, 8, sizeof(z[0]), &seq);
+	for (int i = 0; i < n && i < 8; i++)
+		if (z[i].status != MNOTIFY_ZONE_IGNORED &&
+		    z[i].status != (last_level > 0 ? MNOTIFY_ZONE_PRESSURE : MNOTIFY_ZONE_OK))
+			bad++;
+	tap_ok(n > 0 && last_seq && seq == last_seq && !bad,
+	       "%s: zone dump agrees with the last event (dump seq %llu, last event seq %llu level %s, %d zones differ)",
+	       cfg, (unsigned long long)seq, (unsigned long long)last_seq,
+	       mnotify_level_name(last_level), bad);
+}
+
 /* ------------------------------------------------------------ ramps */
 
 static pid_t start_hog(const char *mb, const char *fast, const char *rate, int *fd)
@@ -397,6 +436,7 @@ static void ramp_to_oom(struct mnotify *h, const char *cfg)
 	tap_ok(!c.bad_v1, "%s: every event has the version-1 attributes (zone, threshold = thresh_low, exit = none) (%d bad)",
 	       cfg, c.bad_v1);
 	tap_ok(done_none(&l), "%s: after the OOM kill the node is back to none", cfg);
+	check_dump_matches(h, &l, cfg);
 	{
 		char lv[16];
 
@@ -469,6 +509,7 @@ static void ramp_and_free(struct mnotify *h, int stop)
 	tap_ok(done_none(&l) && !c.bad_rule && !c.bad_chain && !c.bad_seq,
 	       "after the hog freed its memory: back to none, rules kept (%d events, bad %d/%d/%d)",
 	       c.events, c.bad_rule, c.bad_chain, c.bad_seq);
+	check_dump_matches(h, &l, mnotify_level_name(stop));
 	{
 		uint32_t cur = 99;
 		struct pollfd p = { .fd = devfd_low, .events = POLLIN };
@@ -479,6 +520,54 @@ static void ramp_and_free(struct mnotify *h, int stop)
 	}
 	close(devfd_low);
 	close(devfd_crit);
+}
+
+/*
+ * Nobody watches (no open file, no subscriber): the hook in the allocator
+ * is off and levels are not tracked, but a reader of the levels file gets
+ * them evaluated on the spot.
+ */
+static void test_unwatched(void)
+{
+	char *s = read_file(SYSFS "levels"), lv[16] = "", line[64], mb[24];
+	long long hr = -1, t1 = 0, t2 = 0, t3 = 0;
+	int node, fd;
+	pid_t hog;
+
+	if (!s || sscanf(s, "%d %15s %lld %lld %lld %lld", &node, lv, &hr, &t1, &t2, &t3) != 6)
+		tap_bail("read " SYSFS "levels");
+	free(s);
+	tap_ok(read_ll(SYSFS "watchers") == 0, "nobody watches: no open file");
+	/* take the headroom to between medium and low: level low */
+	snprintf(mb, sizeof(mb), "%lld", (hr - (t1 + t2) / 2) * 4 / 1024);
+	{
+		char *argv[] = { GUEST_HOG, "-m", mb, "-H", "-n", "mnv-unwatched", "-a", "1000", NULL };
+
+		hog = spawn(argv, &fd);
+	}
+	if (hog < 0 || read_line_timeout(fd, line, sizeof(line), 120000) <= 0)
+		tap_bail("hog of %s MB", mb);
+	s = read_file(SYSFS "levels");
+	tap_diag("before: headroom %lld thresholds %lld %lld %lld; with the hog: %s MemFree %lld kB",
+		 hr, t1, t2, t3, s ? s : "?", meminfo_kb("MemFree"));
+	free(s);
+	/* a reader gets an evaluation at most 50 ms old: allow a few */
+	for (int i = 0; i < 100; i++) {
+		sysfs_level(lv, sizeof(lv));
+		if (!strcmp(lv, "low") || !strcmp(lv, "medium"))
+			break;
+		poll(NULL, 0, 20);
+	}
+	tap_ok(!strcmp(lv, "low") || !strcmp(lv, "medium"),
+	       "unwatched: a %s MB hog, the levels file evaluates on read: %s", mb, lv);
+	end_hog(hog, fd);
+	for (int i = 0; i < 100; i++) {
+		sysfs_level(lv, sizeof(lv));
+		if (!strcmp(lv, "none"))
+			break;
+		poll(NULL, 0, 20);
+	}
+	tap_ok(!strcmp(lv, "none"), "unwatched: hog gone, levels file says none (%s)", lv);
 }
 
 /* ------------------------------------------------------------ misc */
@@ -538,6 +627,7 @@ int main(void)
 	int err;
 
 	protect_self();
+	test_unwatched();
 	err = mnotify_open(&h, MNOTIFY_GROUP_PRESSURE | MNOTIFY_GROUP_OOM);
 	if (err) {
 		errno = -err;

@@ -8,6 +8,7 @@
 #include "guestlib.h"
 
 #include <errno.h>
+#include <linux/capability.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -126,6 +127,39 @@ int main(void)
 
 	tap_ok(reaped && WIFEXITED(ust) && WEXITSTATUS(ust) == 0 && is("\n"),
 	       "uid 65534 cannot write it (EACCES) and can read it (status %#x)", ust);
+
+	/*
+	 * Who may write is the file's mode (root), checked by the sysctl
+	 * core at open and again at every write, as for every vm sysctl:
+	 * no capability is checked, so a root descriptor written from a
+	 * task that has become uid 65534 fails (EPERM, at write), and a
+	 * root task without CAP_SYS_ADMIN writes it.
+	 */
+	int wfd = open(SYSCTL, O_WRONLY);
+
+	u = fork();
+	if (u == 0) {
+		if (wfd < 0 || setgid(65534) || setuid(65534))
+			_exit(2);
+		_exit(write(wfd, "passed-fd\n", 10) < 0 && errno == EPERM ? 0 : 1);
+	}
+	ust = -1;
+	reaped = u > 0 && wait_pid_timeout(u, &ust, 10000) == 0;
+	if (wfd >= 0)
+		close(wfd);
+	tap_ok(reaped && WIFEXITED(ust) && WEXITSTATUS(ust) == 0 && is("\n"),
+	       "a descriptor root opened fails to write from uid 65534 (EPERM, status %#x)", ust);
+	u = fork();
+	if (u == 0) {
+		if (drop_cap(CAP_SYS_ADMIN))
+			_exit(2);
+		_exit(set("nocap\n") == 0 ? 0 : 1);
+	}
+	ust = -1;
+	reaped = u > 0 && wait_pid_timeout(u, &ust, 10000) == 0;
+	tap_ok(reaped && WIFEXITED(ust) && WEXITSTATUS(ust) == 0 && is("nocap\n"),
+	       "root without CAP_SYS_ADMIN writes it: no capability check (status %#x)", ust);
+	set("\n");
 
 	/* global OOM */
 	k0 = vmstat_get("oom_kill");

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * Generic netlink interface of mem_notify: memory pressure and OOM events,
- * vm.oom_victim.  See Documentation/admin-guide/mm/mem_notify.rst.
+ * Memory pressure levels, /dev/mem_notify, and the generic netlink family
+ * mem_notify: memory pressure and OOM events, vm.oom_victim.
+ * See Documentation/admin-guide/mm/mem_notify.rst.
  */
 #ifndef _UAPI_LINUX_MEM_NOTIFY_H
 #define _UAPI_LINUX_MEM_NOTIFY_H
@@ -34,12 +35,14 @@
  *	MATCHED, CONSTRAINT, PAGES.
  * @MEM_NOTIFY_CMD_GET_OOM_VICTIM: get vm.oom_victim.  Reply: OOM_VICTIM.
  * @MEM_NOTIFY_CMD_SET_OOM_VICTIM: set vm.oom_victim to OOM_VICTIM (at
- *	most 15 bytes, "" turns it off).  Needs CAP_SYS_ADMIN.
+ *	most 15 bytes and a NUL, "" turns it off).  Needs CAP_SYS_ADMIN.
  * @MEM_NOTIFY_CMD_GET_ZONES: dump only: one message per populated zone
  *	with NODE, ZONE, STATUS, FREE_PAGES, HIGH_WMARK, THRESHOLD and SEQ,
  *	the sequence number of the last pressure event recorded before the
  *	zone was read.
- * @MEM_NOTIFY_CMD_GET_STATS: reply with the STATS_* attributes.
+ * @MEM_NOTIFY_CMD_GET_STATS: reply with the STATS_* attributes
+ *	(STATS_PRESSURE_SUBSCRIBERS and STATS_OOM_SUBSCRIBERS only to a
+ *	caller with CAP_SYS_ADMIN).
  * @MEM_NOTIFY_CMD_GET_NODES: dump only: one message per node with memory,
  *	with the attributes of a pressure event (LEVEL, HEADROOM, ...) as of
  *	the last evaluation, and SEQ as in GET_ZONES.
@@ -95,7 +98,8 @@ enum mem_notify_cmd {
  * @MEM_NOTIFY_A_CONSTRAINT: u32, enum mem_notify_oom_constraint
  * @MEM_NOTIFY_A_PAGES: u64, pages the kill is expected to free (resident,
  *	swapped out and page tables)
- * @MEM_NOTIFY_A_OOM_VICTIM: string, vm.oom_victim
+ * @MEM_NOTIFY_A_OOM_VICTIM: NUL-terminated string, vm.oom_victim (at
+ *	most 15 bytes before the NUL)
  * @MEM_NOTIFY_A_STATS_EVENTS: u64, /dev/mem_notify wake-up events
  * @MEM_NOTIFY_A_STATS_SENT: u64, netlink events multicast
  * @MEM_NOTIFY_A_STATS_LOST: u64, netlink events that were not sent to
@@ -107,7 +111,8 @@ enum mem_notify_cmd {
  * @MEM_NOTIFY_A_STATS_FASYNC_WATCHERS: u32, of which in FASYNC mode
  * @MEM_NOTIFY_A_STATS_ZONES_UNDER_PRESSURE: u32
  * @MEM_NOTIFY_A_STATS_PRESSURE_SUBSCRIBERS: u32, sockets in "pressure"
- * @MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS: u32, sockets in "oom"
+ *	(CAP_SYS_ADMIN only)
+ * @MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS: u32, sockets in "oom" (likewise)
  * @MEM_NOTIFY_A_LEVEL: u32, enum mem_notify_level: the node's level
  * @MEM_NOTIFY_A_PREV_LEVEL: u32, enum mem_notify_level: the level before
  * @MEM_NOTIFY_A_HEADROOM: u64, pages the node could still provide: the sum
