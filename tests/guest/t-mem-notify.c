@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /dev/mem_notify: the device, its /proc/zoneinfo state, and wake-ups of
- * poll, select and epoll watchers when a hog pushes the guest into
- * reclaim, without swap, with zram swap, and with MGLRU; exit from
- * pressure once the hog frees its memory; a told file stays readable
+ * a poll, a select and an epoll watcher, together, when a hog pushes the
+ * guest into reclaim, without swap, with zram swap, and with MGLRU; exit
+ * from pressure once the hog frees its memory; a told file stays readable
  * until read() takes its report.
  */
 #define _GNU_SOURCE
@@ -26,6 +26,7 @@
 #define DEV "/dev/mem_notify"
 #define SYSFS "/sys/kernel/mm/mem_notify/"
 #define WATCH_MS 120000
+#define NR_MECH (WAIT_EPOLL + 1)	/* poll, select, epoll */
 
 #define mech_name wait_mech_name
 
@@ -52,48 +53,55 @@ static int watcher(enum wait_mech m, int out)
 	return r ? 0 : 1;
 }
 
-static void scenario(const char *cfg, enum wait_mech m, bool check_guard, bool loop)
+static void scenario(const char *cfg, bool check_guard, bool loop)
 {
 	long long avail = meminfo_kb("MemAvailable") / 1024, total = meminfo_kb("MemTotal") / 1024;
 	char mb[24], fast[24], line[64];
 	char *hog_argv[] = { GUEST_HOG, "-m", mb, "-F", fast, "-r", "8", "-H", "-a", "1000",
 			     loop ? "-L" : NULL, NULL };
-	int p[2], hogfd, st;
+	int p[NR_MECH][2], hogfd, st, started = 0;
 	long long t0;
-	pid_t w, hog;
-	bool freed;
+	pid_t w[NR_MECH], hog;
+	bool freed, woke = true;
 
 	/* with -L the hog stops at RAM + 32 MB and keeps swapping */
 	snprintf(mb, sizeof(mb), "%lld", loop ? avail + 32 : total * 2);
 	snprintf(fast, sizeof(fast), "%lld", avail > 48 ? avail - 40 : 8);
-	if (pipe2(p, O_CLOEXEC) < 0)
-		tap_bail("pipe");
-	w = fork();
-	if (w == 0) {
-		close(p[0]);
-		_exit(watcher(m, p[1]));
+	/* one watcher per mechanism, all waiting on the same episode */
+	for (int m = 0; m < NR_MECH; m++) {
+		if (pipe2(p[m], O_CLOEXEC) < 0)
+			tap_bail("pipe");
+		w[m] = fork();
+		if (w[m] == 0) {
+			close(p[m][0]);
+			_exit(watcher(m, p[m][1]));
+		}
+		close(p[m][1]);
+		if (read_line_timeout(p[m][0], line, sizeof(line), 10000) > 0 &&
+		    !strcmp(line, "waiting\n"))
+			started++;
 	}
-	close(p[1]);
-	if (read_line_timeout(p[0], line, sizeof(line), 10000) <= 0 || strcmp(line, "waiting\n")) {
-		tap_ok(false, "%s/%s: watcher started", cfg, mech_name[m]);
-		kill_reap(w);
-		close(p[0]);
+	if (started != NR_MECH) {
+		tap_ok(false, "%s: %d of %d watchers started", cfg, started, NR_MECH);
+		for (int m = 0; m < NR_MECH; m++) {
+			kill_reap(w[m]);
+			close(p[m][0]);
+		}
 		return;
 	}
 	t0 = now_ms();
 	hog = spawn(hog_argv, &hogfd);
 	if (hog < 0)
 		tap_bail("spawn hog");
-	bool woke = read_line_timeout(p[0], line, sizeof(line), WATCH_MS + 5000) > 0 &&
-		    !strncmp(line, "woke ", 5);
-	tap_ok(woke, "%s/%s: watcher woken by pressure (%lld ms after the hog started)",
-	       cfg, mech_name[m], woke ? atoll(line + 5) - t0 : -1LL);
-	/*
-	 * The watcher returned POLLIN, so a zone was under pressure then.
-	 * Without swap, free pages wobble around the exit threshold, so the
-	 * state may already have flipped back: only report it.
-	 */
-	tap_diag("%s/%s: zones under pressure now: %d", cfg, mech_name[m], zones_under_pressure());
+	for (int m = 0; m < NR_MECH; m++) {
+		bool ok = read_line_timeout(p[m][0], line, sizeof(line), WATCH_MS + 5000) > 0 &&
+			  !strncmp(line, "woke ", 5);
+
+		tap_ok(ok, "%s/%s: watcher woken by pressure (%lld ms after the hog started)",
+		       cfg, mech_name[m], ok ? atoll(line + 5) - t0 : -1LL);
+		woke &= ok;
+	}
+	tap_diag("%s: zones under pressure now: %d", cfg, zones_under_pressure());
 
 	if (check_guard && woke) {
 		/*
@@ -119,7 +127,7 @@ static void scenario(const char *cfg, enum wait_mech m, bool check_guard, bool l
 	freed = read_line_timeout(hogfd, line, sizeof(line), 60000) > 0 && !strcmp(line, "freed\n");
 	if (!freed) {
 		/* the hog may have run into the OOM killer first: also frees */
-		tap_diag("%s/%s: hog did not report freed: %s", cfg, mech_name[m], line);
+		tap_diag("%s: hog did not report freed: %s", cfg, line);
 	}
 	/* the level is re-evaluated every 50 ms: allow a few rounds */
 	int under = zones_under_pressure();
@@ -132,15 +140,17 @@ static void scenario(const char *cfg, enum wait_mech m, bool check_guard, bool l
 	bool rd = readable_now(fd);
 
 	close(fd);
-	tap_ok(under == 0 && !rd, "%s/%s: after the hog freed its memory no zone is under pressure (%d) and POLLIN is clear (%d)",
-	       cfg, mech_name[m], under, rd);
+	tap_ok(under == 0 && !rd, "%s: after the hog freed its memory no zone is under pressure (%d) and POLLIN is clear (%d)",
+	       cfg, under, rd);
 	kill(hog, SIGTERM);
 	if (wait_pid_timeout(hog, &st, 30000) < 0)
 		kill_reap(hog);
 	close(hogfd);
-	if (wait_pid_timeout(w, &st, 10000) < 0)
-		kill_reap(w);
-	close(p[0]);
+	for (int m = 0; m < NR_MECH; m++) {
+		if (wait_pid_timeout(w[m], &st, 10000) < 0)
+			kill_reap(w[m]);
+		close(p[m][0]);
+	}
 }
 
 /* many tasks open and close the device (some with FASYNC): counts return to 0 */
@@ -187,12 +197,6 @@ static void churn(void)
 	       read_ll(SYSFS "watchers"), read_ll(SYSFS "fasync_watchers"));
 }
 
-static void all_mechs(const char *cfg)
-{
-	for (int m = WAIT_POLL; m <= WAIT_EPOLL; m++)
-		scenario(cfg, m, false, false);
-}
-
 int main(void)
 {
 	struct zone_state z[MAX_ZONES];
@@ -237,14 +241,14 @@ int main(void)
 	churn();
 	long long ev0 = read_ll(SYSFS "events");
 
-	all_mechs("noswap");
+	scenario("noswap", false, false);
 	tap_ok(read_ll(SYSFS "events") >= ev0 + 3 && read_ll(SYSFS "zones_under_pressure") == 0,
 	       "the events counter rose by %lld (3 wakes at least), zones_under_pressure is 0",
 	       read_ll(SYSFS "events") - ev0);
 
 	if (zram_swap_on(96) < 0)
 		tap_bail("zram swap on");
-	all_mechs("zram");
+	scenario("zram", false, false);
 	/*
 	 * Sustained pressure: the hog stops at RAM + 32 MB and keeps swapping.
 	 * Half of the zram swap is still free then, headroom enough for level
@@ -252,7 +256,7 @@ int main(void)
 	 */
 	if (write_file(SYSFS "thresholds", "500 400 300") < 0)
 		tap_bail("raise thresholds");
-	scenario("zram+loop", WAIT_POLL, true, true);
+	scenario("zram+loop", true, true);
 	if (write_file(SYSFS "thresholds", "100 60 30") < 0)
 		tap_bail("restore thresholds");
 
@@ -262,7 +266,7 @@ int main(void)
 
 	tap_ok(en && strtol(en, NULL, 0) != 0, "MGLRU enabled at runtime (%s)", en ? en : "?");
 	free(en);
-	all_mechs("mglru+zram");
+	scenario("mglru+zram", false, false);
 	write_file("/sys/kernel/mm/lru_gen/enabled", "n");
 	tap_ok(zram_swap_off() == 0, "swap off");
 	return tap_done();

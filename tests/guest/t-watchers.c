@@ -11,7 +11,10 @@
  *    buffer is EINVAL; a blocking read() returns once the file is told;
  *  - fairness: 64 files each waited on with poll, epoll and SIGIO (192 in
  *    all) are every one told, within 16 events by the kernel's own event
- *    numbers (192 / 16 + 1 = 13 per event);
+ *    numbers; no herd and no starvation: every event tells exactly
+ *    192 / 16 + 1 = 13 files not told before (the last one the rest);
+ *    the rate limit: events are at least HZ/5 apart (by receipt, so with
+ *    a margin);
  *  - per-user limit: uid 65534 opens files until EMFILE at
  *    /proc/sys/user/max_mem_notify_watchers (256); a root file opened
  *    after them is still told within 16 events.
@@ -184,11 +187,18 @@ static void poll_and_read(void)
 
 static void fairness(void)
 {
-	pid_t kids[NR_MECH * PER_MECH];
+	enum { N = NR_MECH * PER_MECH, SHARE = N / 16 + 1 };
+	pid_t kids[N];
 	int p[2], nk = 0, ready = 0, per[NR_MECH] = { 0 }, got = 0;
-	long long e0, emax = 0;
-	char line[64];
+	int told_by[ROUND + 1] = { 0 }, bad_share = 0, j;
+	long long first_at[ROUND + 1], e0, emax = 0, min_gap = -1;
+	char line[96];
 
+	/* no event until every file is open: the share per event is exact */
+	if (write_file(THRESH, "100 60 30\n"))
+		tap_bail("write " THRESH);
+	for (j = 0; j < 250 && level_now() != MEM_NOTIFY_LEVEL_NONE; j++)
+		poll(NULL, 0, 20);
 	if (pipe2(p, O_CLOEXEC) < 0)
 		tap_bail("pipe");
 	for (int m = 0; m < NR_MECH; m++) {
@@ -209,7 +219,9 @@ static void fairness(void)
 					_exit(1);
 				/* the parent resumes us once all are open */
 				raise(SIGSTOP);
-				dprintf(p[1], "t %d %lld\n", m, told(m, fd, TELL_MS));
+				long long ev = told(m, fd, TELL_MS);
+
+				dprintf(p[1], "t %d %lld %lld\n", m, ev, now_ms());
 				pause();	/* keep the file open until killed */
 				_exit(0);
 			}
@@ -228,22 +240,43 @@ static void fairness(void)
 		waitpid(kids[i], &st, WUNTRACED);
 	}
 	e0 = events_now();
+	if (write_file(THRESH, "999 998 997\n"))
+		tap_bail("write " THRESH);
 	for (int i = 0; i < nk; i++)
 		kill(kids[i], SIGCONT);
 	tap_ok(ready == NR_MECH * PER_MECH, "%d watchers open (64 each on poll, epoll, SIGIO)", ready);
+	for (j = 0; j <= ROUND; j++)
+		first_at[j] = -1;
 	for (int i = 0; i < nk; i++) {
 		int m;
-		long long ev;
+		long long ev, at;
 
 		if (read_line_timeout(p[0], line, sizeof(line), TELL_MS + 5000) <= 0 ||
-		    sscanf(line, "t %d %lld", &m, &ev) != 2 || m < 0 || m >= NR_MECH)
+		    sscanf(line, "t %d %lld %lld", &m, &ev, &at) != 3 || m < 0 || m >= NR_MECH)
 			break;
 		if (ev > 0) {
 			per[m]++;
 			got++;
 			if (ev > emax)
 				emax = ev;
+			if (ev > e0 && ev - e0 <= ROUND) {
+				told_by[ev - e0]++;
+				if (first_at[ev - e0] < 0 || at < first_at[ev - e0])
+					first_at[ev - e0] = at;
+			}
 		}
+	}
+	/* every event but the last told SHARE new files; the last the rest */
+	for (j = 1; j <= emax - e0 && j <= ROUND; j++) {
+		int want = j < emax - e0 ? SHARE : N - (int)(emax - e0 - 1) * SHARE;
+
+		if (told_by[j] != want)
+			bad_share++;
+		tap_diag("event %lld told %d new files (%d expected), first read at %lld ms",
+			 e0 + j, told_by[j], want, first_at[j]);
+		if (j > 1 && first_at[j] >= 0 && first_at[j - 1] >= 0 &&
+		    (min_gap < 0 || first_at[j] - first_at[j - 1] < min_gap))
+			min_gap = first_at[j] - first_at[j - 1];
 	}
 	for (int m = 0; m < NR_MECH; m++)
 		tap_ok(per[m] == PER_MECH, "fairness: %d of %d %s watchers were told", per[m],
@@ -251,6 +284,12 @@ static void fairness(void)
 	tap_ok(got == nk && emax - e0 <= ROUND,
 	       "fairness: all %d were told within %lld events (at most %d: 13 per event)",
 	       got, emax - e0, ROUND);
+	tap_ok(got == nk && !bad_share,
+	       "no herd, no starvation: each event told exactly %d files not told before (%d events differ)",
+	       SHARE, bad_share);
+	tap_ok(min_gap >= 100,
+	       "rate limit: events at least HZ/5 apart (closest first reads %lld ms apart, margin 100 ms)",
+	       min_gap);
 	for (int i = 0; i < nk; i++)
 		kill_reap(kids[i]);
 	close(p[0]);
