@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <sys/swap.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -529,5 +530,73 @@ int run_as_nobody(char *const argv[], char *out, size_t len)
 		memmove(out, strchr(out, '|') + 1, strlen(strchr(out, '|') + 1) + 1);
 	}
 	return rc;
+}
+
+/*
+ * Where a test makes its cgroups: under the harness (run-guest-tests with
+ * MNOTIFY_CGROUP) a test runs in .../NAME/run and makes them beside "run",
+ * so that cgroup.kill of NAME ends them too; run by hand, the root.  The
+ * memory controller is enabled for the base's children.
+ */
+const char *cg_base(void)
+{
+	static char base[512];
+	char *s, *nl;
+
+	if (base[0])
+		return base;
+	s = read_file("/proc/self/cgroup");
+	nl = s ? strstr(s, "0::/") : NULL;
+	if (nl) {
+		char *p = nl + 3, *slash;
+
+		p[strcspn(p, "\n")] = '\0';
+		slash = strrchr(p, '/');
+		if (slash && slash != p) {
+			*slash = '\0';
+			snprintf(base, sizeof(base), "/sys/fs/cgroup%s", p);
+		}
+	}
+	free(s);
+	if (!base[0]) {
+		snprintf(base, sizeof(base), "/sys/fs/cgroup");
+		write_file("/sys/fs/cgroup/cgroup.subtree_control", "+memory");
+	}
+	return base;
+}
+
+/* make cgroup @name under cg_base(); its path (static), NULL on error */
+const char *cg_make(const char *name)
+{
+	static char path[600];
+
+	snprintf(path, sizeof(path), "%s/%s", cg_base(), name);
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		return NULL;
+	return path;
+}
+
+/* is CONFIG_@opt =y in the kernel the harness built (its .config)? */
+bool kconfig_on(const char *opt)
+{
+	char *cfg = read_file("/etc/mnotify/kernel.config"), want[128];
+	bool on;
+
+	snprintf(want, sizeof(want), "\nCONFIG_%s=y\n", opt);
+	on = cfg && strstr(cfg, want);
+	free(cfg);
+	return on;
+}
+
+/*
+ * A feature of this project's kernel is missing: a failure, unless the
+ * kernel was built without it on purpose (CONFIG_@opt off), then a skip.
+ */
+void feature_missing(const char *opt, const char *what)
+{
+	if (kconfig_on(opt))
+		tap_ok(false, "%s is missing although CONFIG_%s=y", what, opt);
+	else
+		tap_skip("%s: CONFIG_%s is off in this kernel", what, opt);
 }
 

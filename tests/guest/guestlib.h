@@ -63,6 +63,14 @@ int run(char *const argv[], char *buf, size_t len);
 int become_nobody(void);
 /* drop capability @cap from every set of this task: 0 or -1 */
 int drop_cap(int cap);
+/* CONFIG_@opt=y in the kernel under test (/etc/mnotify/kernel.config) */
+bool kconfig_on(const char *opt);
+/* a missing feature: not ok if CONFIG_@opt=y, a skip if it is off */
+void feature_missing(const char *opt, const char *what);
+/* where a test makes its cgroups (beside its own under the harness) */
+const char *cg_base(void);
+/* mkdir cgroup @name under cg_base(): its path (static buffer), NULL on error */
+const char *cg_make(const char *name);
 /* run() as nobody in a child: its exit status, output in @out */
 int run_as_nobody(char *const argv[], char *out, size_t len);
 

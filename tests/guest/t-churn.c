@@ -210,7 +210,7 @@ int main(void)
 			 (unsigned long long)(st1.overrun - st0.overrun));
 		mnotify_close(cmd);
 	} else {
-		tap_skip("no generic netlink family: netlink churn");
+		feature_missing("MEM_NOTIFY_NETLINK", "generic netlink family mem_notify (netlink churn)");
 	}
 	return tap_done();
 }

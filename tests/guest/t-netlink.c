@@ -124,14 +124,16 @@ static void test_listen_pressure(void)
 	l = spawn_out(argv, &out, 0);
 	if (l < 0)
 		tap_bail("spawn mnotify-listen");
-	if (read_line_timeout(out, line, sizeof(line), 10000) <= 0 ||
-	    !strstr(line, "\"listening\"")) {
-		tap_ok(false, "mnotify-listen -j prints a listening object first (%s)", line);
+	line[0] = '\0';
+	if (read_line_timeout(out, line, sizeof(line), 10000) <= 0)
+		line[0] = '\0';
+	if (!tap_ok(!strcmp(line, "{\"type\":\"listening\",\"source\":\"netlink\"}\n"),
+		    "mnotify-listen -j prints {\"type\":\"listening\",...} first, once subscribed (%s)",
+		    line)) {
 		kill_reap(l);
 		close(out);
 		return;
 	}
-	tap_ok(true, "mnotify-listen -j prints {\"type\":\"listening\"} once subscribed");
 
 	t0 = now_ms();
 	hog = start_hog(&hogfd);
@@ -563,7 +565,8 @@ static void test_zones_stats(void)
 	}
 	n = mnotify_get_zones(h, z, 16, sizeof(z[0]), &seq);
 	nz = zoneinfo_read(zs, MAX_ZONES);
-	for (i = 0; i < n; i++) {
+	/* n is the kernel's count: only the first 16 were filled */
+	for (i = 0; i < n && i < 16; i++) {
 		for (j = 0; j < nz; j++) {
 			if ((int)z[i].node != zs[j].node || strcmp(z[i].name, zs[j].name))
 				continue;
@@ -764,7 +767,7 @@ int main(void)
 	protect_self();
 	err = mnotify_open(&h, 0);
 	if (err == -ENOENT) {
-		tap_skip("no generic netlink family mem_notify (CONFIG_MEM_NOTIFY_NETLINK=n)");
+		feature_missing("MEM_NOTIFY_NETLINK", "generic netlink family mem_notify");
 		return tap_done();
 	}
 	tap_ok(err == 0, "libmnotify-nl opens the family (%d)", err);

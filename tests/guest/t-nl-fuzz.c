@@ -349,7 +349,7 @@ int main(void)
 	protect_self();
 	ns = nl_socket_alloc();
 	if (!ns || genl_connect(ns) || (family = genl_ctrl_resolve(ns, MEM_NOTIFY_GENL_NAME)) < 0) {
-		tap_skip("no generic netlink family mem_notify");
+		feature_missing("MEM_NOTIFY_NETLINK", "generic netlink family mem_notify");
 		return tap_done();
 	}
 	nl_socket_free(ns);

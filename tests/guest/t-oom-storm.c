@@ -64,15 +64,18 @@ static int collect(const struct mnotify_event *ev, void *arg)
 	return MNOTIFY_CB_OK;
 }
 
-#define GROUP_CG "/sys/fs/cgroup/mnv-group"
+static char group_cg[700];
 
-/* a child that joins GROUP_CG and execs @argv */
+/* a child that joins group_cg and execs @argv */
 static pid_t spawn_in_group(char *const argv[])
 {
-	pid_t p = fork();
+	char procs[800];
+	pid_t p;
 
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", group_cg);
+	p = fork();
 	if (p == 0) {
-		if (write_file(GROUP_CG "/cgroup.procs", "0") < 0)
+		if (write_file(procs, "0") < 0)
 			_exit(126);
 		execv(argv[0], argv);
 		_exit(127);
@@ -114,16 +117,21 @@ static void test_oom_group(struct mnotify *h)
 	int st1 = 0, st2 = 0;
 	pid_t sleeper, hog;
 
-	if (write_file("/sys/fs/cgroup/cgroup.subtree_control", "+memory") < 0 ||
-	    (mkdir(GROUP_CG, 0755) < 0 && errno != EEXIST) ||
-	    write_file(GROUP_CG "/memory.max", "48M") < 0 ||
-	    write_file(GROUP_CG "/memory.swap.max", "0") < 0 ||
-	    write_file(GROUP_CG "/memory.oom.group", "1") < 0)
-		tap_bail("set up " GROUP_CG);
+	const char *cg = cg_make("mnv-group");
+	char f[800];
+
+	if (!cg)
+		tap_bail("mkdir cgroup mnv-group");
+	snprintf(group_cg, sizeof(group_cg), "%s", cg);
+#define CGW(file, val) (snprintf(f, sizeof(f), "%s/%s", group_cg, file), write_file(f, val))
+	if (CGW("memory.max", "48M") < 0 || CGW("memory.swap.max", "0") < 0 ||
+	    CGW("memory.oom.group", "1") < 0)
+		tap_bail("set up %s", group_cg);
+#undef CGW
 	sleeper = spawn_in_group(sleeper_argv);
 	hog = spawn_in_group(hog_argv);
 	if (sleeper < 0 || hog < 0)
-		tap_bail("spawn into " GROUP_CG);
+		tap_bail("spawn into %s", group_cg);
 	if (wait_pid_timeout(hog, &st1, 60000) < 0)
 		kill_reap(hog);
 	if (wait_pid_timeout(sleeper, &st2, 30000) < 0)
@@ -136,7 +144,7 @@ static void test_oom_group(struct mnotify *h)
 	tap_ok(g.events == 2 && g.with_points == 1 && g.tgid[0] != g.tgid[1],
 	       "oom.group: one event per task killed (%d events, %d with points; oom_kill +%lld)",
 	       g.events, g.with_points, vmstat_get("oom_kill") - k0);
-	rmdir(GROUP_CG);
+	rmdir(group_cg);
 }
 
 int main(void)
@@ -156,7 +164,7 @@ int main(void)
 	protect_self();
 	err = mnotify_open(&fast, MNOTIFY_GROUP_OOM);
 	if (err == -ENOENT) {
-		tap_skip("no generic netlink family mem_notify");
+		feature_missing("MEM_NOTIFY_NETLINK", "generic netlink family mem_notify");
 		return tap_done();
 	}
 	if (err || mnotify_open(&slow, MNOTIFY_GROUP_OOM) || mnotify_open(&cmd, 0))

@@ -19,7 +19,9 @@
 #include <unistd.h>
 
 #define SYSCTL "/proc/sys/vm/oom_victim"
-#define CG "/sys/fs/cgroup/mnt-oom"
+/* the memcg of the memcg OOM test, beside the test's own cgroup */
+static char cg_path[700];
+#define CG cg_path
 
 /* one read() call: the kernel copies the value atomically per call */
 static char *get(void)
@@ -75,10 +77,12 @@ static void named_first(const char *label, const char *cg, long long big_mb)
 	char cmd_small[256], cmd_big[256], line[64];
 	char *small_argv[] = { "/bin/sh", "-c", cmd_small, NULL };
 	char *big_argv[] = { "/bin/sh", "-c", cmd_big, NULL };
-	const char *enter = cg ? "echo $$ > " CG "/cgroup.procs && " : "";
+	char enter[800] = "";
 	int ready, st;
 	pid_t small, big;
 
+	if (cg)
+		snprintf(enter, sizeof(enter), "echo $$ > %s/cgroup.procs && ", cg);
 	snprintf(cmd_small, sizeof(cmd_small),
 		 "%sexec " GUEST_HOG " -m 8 -n mnv-small -H -a 0", enter);
 	snprintf(cmd_big, sizeof(cmd_big), "%sexec " GUEST_HOG " -m %lld -n mnv-big -a 0",
@@ -169,17 +173,25 @@ int main(void)
 	       vmstat_get("oom_kill") - k0);
 
 	/* memcg OOM (cgroup v2 memory.max) */
-	if (write_file("/sys/fs/cgroup/cgroup.subtree_control", "+memory") < 0 ||
-	    (mkdir(CG, 0755) < 0 && errno != EEXIST) ||
-	    write_file(CG "/memory.max", "48M") < 0 || write_file(CG "/memory.swap.max", "0") < 0) {
-		if (errno != ENOENT || access(CG "/memory.max", F_OK) == 0)
-			tap_bail("set up memcg " CG);
+	{
+		const char *cg = cg_make("mnt-oom");
+		char f[800];
+
+		if (!cg)
+			tap_bail("mkdir the memcg");
+		snprintf(cg_path, sizeof(cg_path), "%s", cg);
+		snprintf(f, sizeof(f), "%s/memory.max", CG);
+		if (write_file(f, "48M") < 0)
+			tap_bail("set up memcg %s", CG);
+		snprintf(f, sizeof(f), "%s/memory.swap.max", CG);
+		write_file(f, "0");	/* absent without swap accounting */
+		named_first("memcg", CG, 200);
+		snprintf(f, sizeof(f), "%s/memory.events", CG);
+		tap_ok(kv_get(f, "oom_kill") == 2,
+		       "memcg: both kills were memcg OOM kills (memory.events oom_kill %lld)",
+		       kv_get(f, "oom_kill"));
+		rmdir(CG);
 	}
-	named_first("memcg", CG, 200);
-	tap_ok(kv_get(CG "/memory.events", "oom_kill") == 2,
-	       "memcg: both kills were memcg OOM kills (memory.events oom_kill %lld)",
-	       kv_get(CG "/memory.events", "oom_kill"));
-	rmdir(CG);
 
 	/* writers racing with readers and an OOM kill: never a torn value */
 	char mb[24];

@@ -13,9 +13,9 @@
 int main(void)
 {
 	long long scan0, steal0, swpout0, avail;
-	char mb[24], line[64];
+	char mb[24], line[64] = "";
 	char *argv[] = { GUEST_HOG, "-m", mb, "-a", "0", NULL };
-	int ready, st;
+	int ready, st = -1;
 	pid_t pid;
 
 	protect_self();

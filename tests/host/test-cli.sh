@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The installed tools on a kernel without mem_notify (the host's): one
 # line that names what is missing, usage errors, --version.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/guest/run-guest-tests turns each test's output into numbered TAP,
 # and turns crashes, timeouts and silence into failures.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # qemu/scan-console passes clean logs (OOM kills included) and fails splats.
 scan=$top_srcdir/qemu/scan-console
 fail=0

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # qemu/tap-summary counts results and requires plan + end marker.
 sum=$top_srcdir/qemu/tap-summary
 fail=0

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The library's copy of include/uapi/linux/mem_notify.h must be the one
 # the kernel series leaves: every patch in patches/series applied, in
 # order, to that one file.

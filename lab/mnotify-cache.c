@@ -42,6 +42,7 @@ static const char usage_text[] =
 "  -g, --regrow SEC regrow after SEC quiet seconds [0 = never]\n"
 "  -n, --name NAME  task name\n"
 "  -h, --help       this text\n"
+"  -V, --version    print the version and exit\n"
 "\n"
 "Prints \"ready MB\" once the cache is built and one line per change:\n"
 "\"dropped MB after SOURCE level L\" (MB given back), \"regrown MB\" (the size\n"
@@ -139,6 +140,7 @@ int main(int argc, char **argv)
 		{ "regrow", required_argument, NULL, 'g' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *source = "netlink";
@@ -147,7 +149,7 @@ int main(int argc, char **argv)
 	uint64_t quiet_since;
 	int fd = -1, opt, err, cur = MNOTIFY_LEVEL_NONE;
 
-	while ((opt = getopt_long(argc, argv, "s:m:g:n:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:m:g:n:hV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			source = optarg;
@@ -165,6 +167,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
+			return 0;
+		case 'V':
+			printf("mnotify-cache %s\n", PACKAGE_VERSION);
 			return 0;
 		default:
 			goto usage;
