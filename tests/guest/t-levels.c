@@ -413,23 +413,14 @@ static void ramp_to_oom(struct mnotify *h, const char *cfg)
 	}
 	tap_ok(l.oom > 0, "%s: the ramp ended in an OOM kill (%d events, %lld ms)", cfg, l.oom,
 	       now_ms() - t0);
-	/*
-	 * On the debug kernel the first evaluation of a ramp comes late (the
-	 * first event at about a third of the low threshold, seen in every
-	 * ramp; not understood yet, see docs/DESIGN.md): the order of the
-	 * levels before the kill is asserted on the default kernel only.
-	 */
-	if (slow_kernel() && !(seen_mask == 0xe && crit_ms >= 0 && crit_ms <= oom_ms))
-		tap_skip("%s: low, medium and critical before the OOM kill: not on the debug kernel (levels seen 0x%x)",
-			 cfg, seen_mask);
-	else
-		tap_ok(seen_mask == 0xe && crit_ms >= 0 && oom_ms >= 0 && crit_ms <= oom_ms,
-		       "%s: low, medium and critical all came before the OOM kill", cfg);
+	tap_ok(seen_mask == 0xe && crit_ms >= 0 && oom_ms >= 0 && crit_ms <= oom_ms,
+	       "%s: low, medium and critical all came before the OOM kill (levels seen 0x%x)",
+	       cfg, seen_mask);
 	tap_diag("%s: low %lld ms and critical %lld ms before the OOM kill", cfg,
 		 low_ms >= 0 && oom_ms >= 0 ? oom_ms - low_ms : -1,
 		 crit_ms >= 0 && oom_ms >= 0 ? oom_ms - crit_ms : -1);
 	check_rules(&l, 0, &c);
-	tap_ok(c.events >= 2 && (c.rises >= 3 || slow_kernel()) && !c.bad_rule && !c.bad_chain &&
+	tap_ok(c.events >= 2 && c.rises >= 3 && !c.bad_rule && !c.bad_chain &&
 	       !c.bad_seq,
 	       "%s: %d events, each prev = the level before, no sequence gap, entered at or below the threshold, left only above threshold + 1/4 (bad rule %d chain %d seq %d)",
 	       cfg, c.events, c.bad_rule, c.bad_chain, c.bad_seq);
@@ -500,12 +491,8 @@ static void ramp_and_free(struct mnotify *h, int stop)
 	end_hog(hog, hogfd);
 	print_events(mnotify_level_name(stop), &l);
 	check_rules(&l, 0, &c);
-	if (slow_kernel() && !(l.reached && l.oom == 0))
-		tap_skip("ramp reached %s without an OOM kill: not on the debug kernel (late first evaluation)",
-			 mnotify_level_name(stop));
-	else
-		tap_ok(l.reached && l.oom == 0, "ramp reached %s without an OOM kill",
-		       mnotify_level_name(stop));
+	tap_ok(l.reached && l.oom == 0, "ramp reached %s without an OOM kill",
+	       mnotify_level_name(stop));
 	tap_ok(done_none(&l) && !c.bad_rule && !c.bad_chain && !c.bad_seq,
 	       "after the hog freed its memory: back to none, rules kept (%d events, bad %d/%d/%d)",
 	       c.events, c.bad_rule, c.bad_chain, c.bad_seq);

@@ -120,7 +120,7 @@ enum mem_notify_cmd {
  * @MEM_NOTIFY_A_HEADROOM_FREE: u64, free pages above the min watermark
  *	(without boost) and the reserve kept from user allocations
  * @MEM_NOTIFY_A_HEADROOM_FILE: u64, page cache reclaim can take back
- * @MEM_NOTIFY_A_HEADROOM_SLAB: u64, reclaimable slab
+ * @MEM_NOTIFY_A_HEADROOM_SLAB: u64, a quarter of the reclaimable slab
  * @MEM_NOTIFY_A_HEADROOM_SWAP: u64, half of the anonymous pages free swap
  *	space could still take (this node's share of it)
  * @MEM_NOTIFY_A_THRESH_LOW: u64, pages: the node enters low at or below
