@@ -54,6 +54,8 @@ int mnotify__parse_event(const void *msg, size_t len, uint16_t family,
 			 struct mnotify_event *ev);
 int mnotify__parse_zone(const void *msg, size_t len, uint16_t family,
 			struct mnotify_zone *zone, uint64_t *seq);
+int mnotify__parse_node(const void *msg, size_t len, uint16_t family,
+			struct mnotify_zone *node, uint64_t *seq);
 int mnotify__parse_stats(const void *msg, size_t len, uint16_t family,
 			 struct mnotify_stats *st);
 int mnotify__parse_oom_victim(const void *msg, size_t len, uint16_t family,

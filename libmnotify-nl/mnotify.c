@@ -720,6 +720,7 @@ int mnotify_get_stats(struct mnotify *h, struct mnotify_stats *st,
 
 /* zones of a dump: into the caller's array (stride), or collected */
 struct zones_ctx {
+	int nodes;		/* a GET_NODES dump, not GET_ZONES */
 	char *out;		/* caller's array, or NULL */
 	size_t max, stride;
 	struct mnotify_zone *all;	/* collect: grown as needed */
@@ -735,7 +736,10 @@ static int on_zone(struct mnotify *h, struct nlmsghdr *nlh, void *arg)
 	uint64_t seq;
 	int err;
 
-	err = mnotify__parse_zone(nlh, nlh->nlmsg_len, h->family, &z, &seq);
+	if (c->nodes)
+		err = mnotify__parse_node(nlh, nlh->nlmsg_len, h->family, &z, &seq);
+	else
+		err = mnotify__parse_zone(nlh, nlh->nlmsg_len, h->family, &z, &seq);
 	if (err)
 		return err;
 	if (c->out && c->n < c->max)
@@ -781,38 +785,63 @@ int mnotify_get_zones(struct mnotify *h, struct mnotify_zone *zones,
 }
 
 MNOTIFY_EXPORT
+int mnotify_get_nodes(struct mnotify *h, struct mnotify_zone *nodes,
+		      size_t max, size_t node_size, uint64_t *seq)
+{
+	struct zones_ctx c = { .nodes = 1, .out = (char *)nodes, .max = max,
+			       .stride = node_size };
+	int err;
+
+	if ((max && !nodes) || node_size < sizeof(nodes->size))
+		return -EINVAL;
+	if (!nodes)
+		c.out = (char *)&c;	/* count only: nothing is written */
+	err = transact(h, MEM_NOTIFY_CMD_GET_NODES, 1, NULL, NULL, on_zone, &c);
+	if (err)
+		return err;
+	if (seq)
+		*seq = c.seq;
+	return c.n > INT32_MAX ? -EOVERFLOW : (int)c.n;
+}
+
+MNOTIFY_EXPORT
 int mnotify_resync(struct mnotify *h, mnotify_callback cb, void *arg)
 {
-	struct zones_ctx c = { 0 };
+	struct zones_ctx c = { 0 }, n = { .nodes = 1 };
 	int delivered = 0, err;
-	uint64_t t;
+	uint64_t t, seq;
 
 	err = transact(h, MEM_NOTIFY_CMD_GET_ZONES, 1, NULL, NULL, on_zone, &c);
-	if (err) {
-		free(c.all);
-		return err;
+	/* a kernel without levels has no node dump: zones only */
+	if (!err) {
+		err = transact(h, MEM_NOTIFY_CMD_GET_NODES, 1, NULL, NULL, on_zone, &n);
+		if (err == -EOPNOTSUPP || err == -EINVAL)
+			err = 0;
 	}
-	/* events up to c.seq are reflected in these states: drop them */
-	if (c.seq > h->last_seq[0])
-		h->last_seq[0] = c.seq;
-	if (c.seq > h->resync_seq)
-		h->resync_seq = c.seq;
+	if (err)
+		goto out;
+	/* events up to the older dump's number are reflected in both */
+	seq = n.n && n.seq < c.seq ? n.seq : c.seq;
+	if (seq > h->last_seq[0])
+		h->last_seq[0] = seq;
+	if (seq > h->resync_seq)
+		h->resync_seq = seq;
 	t = now_ns();
-	for (size_t i = 0; i < c.n; i++) {
+	for (size_t i = 0; i < c.n + n.n && !err; i++) {
 		struct mnotify_event ev;
 
 		memset(&ev, 0, sizeof(ev));
 		ev.size = sizeof(ev);
-		ev.type = MNOTIFY_EVENT_ZONE_STATE;
+		ev.type = i < c.n ? MNOTIFY_EVENT_ZONE_STATE : MNOTIFY_EVENT_NODE_STATE;
 		ev.group = MNOTIFY_GROUP_PRESSURE;
-		ev.seq = c.seq;
+		ev.seq = seq;
 		ev.timestamp_ns = t;
-		ev.u.zone = c.all[i];
+		ev.u.zone = i < c.n ? c.all[i] : n.all[i - c.n];
 		err = call(cb, &ev, arg, &delivered);
-		if (err)
-			break;
 	}
+out:
 	free(c.all);
+	free(n.all);
 	if (err < 0)
 		return err;
 	return delivered > INT32_MAX ? INT32_MAX : delivered;

@@ -275,6 +275,31 @@ int mnotify__parse_zone(const void *msg, size_t len, uint16_t family,
 	return 0;
 }
 
+int mnotify__parse_node(const void *msg, size_t len, uint16_t family,
+			struct mnotify_zone *node, uint64_t *seq)
+{
+	struct nlattr *tb[MEM_NOTIFY_A_MAX + 1];
+	int cmd;
+
+	cmd = mnotify_parse_msg(msg, len, family, tb);
+	if (cmd < 0)
+		return cmd;
+	if (cmd != MEM_NOTIFY_CMD_GET_NODES)
+		return -ENOMSG;
+	if (!HAS(tb, MEM_NOTIFY_A_NODE, MEM_NOTIFY_A_LEVEL, MEM_NOTIFY_A_HEADROOM,
+		 MEM_NOTIFY_A_ZONE, MEM_NOTIFY_A_FREE_PAGES, MEM_NOTIFY_A_HIGH_WMARK,
+		 MEM_NOTIFY_A_THRESHOLD))
+		return -EBADMSG;
+	fill_zone(node, tb);
+	fill_level(node, tb, 0);
+	node->prev_level = -1;	/* a state, not a change */
+	node->status = node->level >= MNOTIFY_LEVEL_LOW ? MNOTIFY_ZONE_PRESSURE :
+							 MNOTIFY_ZONE_OK;
+	if (seq)
+		*seq = get_u64_or(tb[MEM_NOTIFY_A_SEQ], 0);
+	return 0;
+}
+
 int mnotify__parse_stats(const void *msg, size_t len, uint16_t family,
 			struct mnotify_stats *st)
 {
@@ -440,6 +465,7 @@ unsigned int mnotify__event_group(unsigned int type)
 	case MNOTIFY_EVENT_PRESSURE_ENTER:
 	case MNOTIFY_EVENT_PRESSURE_EXIT:
 	case MNOTIFY_EVENT_ZONE_STATE:
+	case MNOTIFY_EVENT_NODE_STATE:
 		return MNOTIFY_GROUP_PRESSURE;
 	case MNOTIFY_EVENT_OOM_VICTIM:
 		return MNOTIFY_GROUP_OOM;
@@ -464,6 +490,8 @@ const char *mnotify_event_name(unsigned int type)
 		return "lost";
 	case MNOTIFY_EVENT_ZONE_STATE:
 		return "zone";
+	case MNOTIFY_EVENT_NODE_STATE:
+		return "node";
 	}
 	return "unknown";
 }

@@ -125,6 +125,7 @@ static void print_text(const struct opts *o, const struct mnotify_event *ev)
 	case MNOTIFY_EVENT_PRESSURE_ENTER:
 	case MNOTIFY_EVENT_PRESSURE_EXIT:
 	case MNOTIFY_EVENT_ZONE_STATE:
+	case MNOTIFY_EVENT_NODE_STATE:
 		printf("%s node %u zone %s", mnotify_event_name(ev->type),
 		       z->node, z->name);
 		if (ev->type == MNOTIFY_EVENT_ZONE_STATE)
@@ -188,6 +189,7 @@ static void print_json(const struct mnotify_event *ev)
 	case MNOTIFY_EVENT_PRESSURE_ENTER:
 	case MNOTIFY_EVENT_PRESSURE_EXIT:
 	case MNOTIFY_EVENT_ZONE_STATE:
+	case MNOTIFY_EVENT_NODE_STATE:
 		cli_json_string(s, sizeof(s), z->name);
 		printf(",\"node\":%u,\"zone\":%s", z->node, s);
 		if (ev->type == MNOTIFY_EVENT_ZONE_STATE)
@@ -266,7 +268,7 @@ static int on_event(const struct mnotify_event *ev, void *arg)
 		print_text(o, ev);
 	if (ev->type == MNOTIFY_EVENT_LOST)
 		c->need_resync = o->resync;
-	else if (ev->type != MNOTIFY_EVENT_ZONE_STATE)
+	else if (ev->type != MNOTIFY_EVENT_ZONE_STATE && ev->type != MNOTIFY_EVENT_NODE_STATE)
 		o->seen++;
 	if (o->count > 0 && o->seen >= o->count)
 		return MNOTIFY_CB_STOP;	/* stop */

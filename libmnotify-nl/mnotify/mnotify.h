@@ -9,7 +9,10 @@
  * mnotify_ext_ack() returns the kernel's explanation when it gave one.
  * No libnl type appears here.
  *
- * ABI (soname libmnotify-nl.so.1, symbol version MNOTIFY_NL_1.0).  Structs
+ * ABI: soname libmnotify-nl.so.1; symbol versions MNOTIFY_NL_1.0 and
+ * MNOTIFY_NL_1.1 (mnotify_get_nodes(), MNOTIFY_EVENT_NODE_STATE); a
+ * program that needs 1.1 checks MNOTIFY_NL_VERSION_MINOR at build time
+ * and pkg-config --atleast-version 1.1 libmnotify-nl.  Structs
  * grow only at their end, and each starts with a size:
  *  - structs the library fills for a callback (struct mnotify_event): the
  *    library sets ->size to the bytes it filled; a field is there if
@@ -43,6 +46,10 @@
 extern "C" {
 #endif
 
+/* the version of this header */
+#define MNOTIFY_NL_VERSION_MAJOR	1
+#define MNOTIFY_NL_VERSION_MINOR	1
+
 /* a field of a struct with a size member is present */
 #define MNOTIFY_HAS(p, field) \
 	((size_t)(p)->size >= offsetof(__typeof__(*(p)), field) + sizeof((p)->field))
@@ -62,6 +69,8 @@ enum mnotify_event_type {
 	MNOTIFY_EVENT_CHARDEV = 4,		/* /dev/mem_notify told us */
 	MNOTIFY_EVENT_LOST = 5,			/* u.lost: events were lost */
 	MNOTIFY_EVENT_ZONE_STATE = 6,		/* u.zone, from mnotify_resync() */
+	MNOTIFY_EVENT_NODE_STATE = 7,		/* u.zone: a node's level, from
+						   mnotify_resync() (1.1) */
 };
 
 /* zone status (struct mnotify_zone.status) */
@@ -245,10 +254,12 @@ int mnotify_wait(struct mnotify *h, int timeout_ms, mnotify_callback cb,
 		 void *arg);
 
 /*
- * Deliver every zone's current state as MNOTIFY_EVENT_ZONE_STATE (all of
- * them, however many) and drop pressure events the states already
- * include, also those already received.  Returns the number delivered or
- * -errno.  OOM events are not recovered (struct mnotify_lost).
+ * Deliver every zone's current state as MNOTIFY_EVENT_ZONE_STATE, then
+ * every node's level as MNOTIFY_EVENT_NODE_STATE (u.zone: node, level,
+ * headroom and thresholds; prev_level -1), all of them however many, and
+ * drop pressure events the states already include, also those already
+ * received.  Returns the number delivered or -errno.  OOM events are not
+ * recovered (struct mnotify_lost).
  */
 int mnotify_resync(struct mnotify *h, mnotify_callback cb, void *arg);
 
@@ -266,6 +277,12 @@ int mnotify_set_oom_victim(struct mnotify *h, const char *name);
  */
 int mnotify_get_zones(struct mnotify *h, struct mnotify_zone *zones,
 		      size_t max, size_t zone_size, uint64_t *seq);
+/*
+ * The same for nodes: their level, headroom and thresholds now (prev_level
+ * -1), as a pressure event carries them.  Since 1.1 (MNOTIFY_NL_1.1).
+ */
+int mnotify_get_nodes(struct mnotify *h, struct mnotify_zone *nodes,
+		      size_t max, size_t node_size, uint64_t *seq);
 int mnotify_get_stats(struct mnotify *h, struct mnotify_stats *st,
 		      size_t size);
 int mnotify_get_thresholds(struct mnotify *h, struct mnotify_thresholds *t,
@@ -281,7 +298,10 @@ int mnotify_set_thresholds(struct mnotify *h,
 /* The kernel's extended ack message of the last failed command, or "". */
 const char *mnotify_ext_ack(const struct mnotify *h);
 
-/* Names for printing: "enter", "exit", "oom", "chardev", "lost", "zone". */
+/*
+ * Names for printing: "enter", "exit", "oom", "chardev", "lost", "zone",
+ * "node" (or "unknown").
+ */
 const char *mnotify_event_name(unsigned int type);
 /* "none", "cpuset", "mempolicy", "memcg" (or "unknown") */
 const char *mnotify_constraint_name(uint32_t constraint);

@@ -33,7 +33,7 @@ struct col {
 	uint64_t first_seq, last_seq;
 	int gaps;
 	pid_t pids[KILLS * 2];
-	int zones;
+	int zones, nodes;
 };
 
 static int collect(const struct mnotify_event *ev, void *arg)
@@ -57,6 +57,9 @@ static int collect(const struct mnotify_event *ev, void *arg)
 		break;
 	case MNOTIFY_EVENT_ZONE_STATE:
 		c->zones++;
+		break;
+	case MNOTIFY_EVENT_NODE_STATE:
+		c->nodes++;
 		break;
 	default:
 		break;
@@ -234,7 +237,8 @@ int main(void)
 	       "slow subscriber: a lost notice (%d) and only %d of %d events", cs.lost_notices,
 	       cs.events, killed);
 	err = mnotify_resync(slow, collect, &cs);
-	tap_ok(err > 0 && cs.zones == err, "slow subscriber resyncs from the zone dump: %d zones", err);
+	tap_ok(err > 0 && cs.zones > 0 && cs.nodes > 0 && cs.zones + cs.nodes == err,
+	       "slow subscriber resyncs from the dumps: %d zones and %d nodes", cs.zones, cs.nodes);
 
 	test_oom_group(fast);
 	mnotify_close(fast);

@@ -559,6 +559,24 @@ static void mb_zone(struct mb *m, uint32_t seq, uint32_t node, uint64_t state_se
 	mb_u64(m, MEM_NOTIFY_A_THRESHOLD, 16);
 }
 
+/* a node of a GET_NODES dump: its level and headroom */
+static void mb_node(struct mb *m, uint32_t seq, uint32_t node, uint64_t state_seq,
+		    uint32_t level)
+{
+	mb_init(m, FAM, MEM_NOTIFY_CMD_GET_NODES);
+	m->u.hdr.nlmsg_seq = seq;
+	m->u.hdr.nlmsg_flags = NLM_F_MULTI;
+	mb_u64(m, MEM_NOTIFY_A_SEQ, state_seq);
+	mb_u32(m, MEM_NOTIFY_A_NODE, node);
+	mb_u32(m, MEM_NOTIFY_A_LEVEL, level);
+	mb_u64(m, MEM_NOTIFY_A_HEADROOM, 1234);
+	mb_u64(m, MEM_NOTIFY_A_THRESH_LOW, 600);
+	mb_str(m, MEM_NOTIFY_A_ZONE, "Normal");
+	mb_u64(m, MEM_NOTIFY_A_FREE_PAGES, 5000);
+	mb_u64(m, MEM_NOTIFY_A_HIGH_WMARK, 8);
+	mb_u64(m, MEM_NOTIFY_A_THRESHOLD, 600);
+}
+
 /* the end of a dump: NLMSG_DONE with its error (and ext ack text) */
 static void mb_done(struct mb *m, uint32_t seq, int32_t error, const char *text)
 {
@@ -725,24 +743,40 @@ static void test_dispatch_resync(void)
 	mb_done(&m, 1, 0, NULL);
 	dg_add(&d, &m);
 	dg_send(p.cmd, &d);
+	/* ... and to request 2 (GET_NODES): one node, at medium */
+	mb_node(&m, 2, 0, 3, MNOTIFY_LEVEL_MEDIUM);
+	dg_add(&d, &m);
+	mb_done(&m, 2, 0, NULL);
+	dg_add(&d, &m);
+	dg_send(p.cmd, &d);
 	for (uint64_t q = 1; q <= 4; q++) {
 		mb_enter(&m, q);
 		dg_add(&d, &m);
 	}
 	dg_send(p.ev, &d);
 	n = mnotify_dispatch(p.h, log_cb, &s);
-	tap_ok(s.resync_ret == 2, "resync from a callback delivers 2 zones (%d)", s.resync_ret);
-	tap_ok(n == 2 && s.n == 4 &&
+	tap_ok(s.resync_ret == 3, "resync from a callback delivers 2 zones and 1 node (%d)",
+	       s.resync_ret);
+	tap_ok(n == 2 && s.n == 5 &&
 	       s.type[0] == MNOTIFY_EVENT_PRESSURE_ENTER && s.seq[0] == 1 &&
 	       s.type[1] == MNOTIFY_EVENT_ZONE_STATE && s.type[2] == MNOTIFY_EVENT_ZONE_STATE &&
-	       s.type[3] == MNOTIFY_EVENT_PRESSURE_ENTER && s.seq[3] == 4,
-	       "dispatch goes on after it: seq 1, two zones, seq 4 (2 and 3 covered) (n %d, %d seen)",
+	       s.type[3] == MNOTIFY_EVENT_NODE_STATE &&
+	       s.type[4] == MNOTIFY_EVENT_PRESSURE_ENTER && s.seq[4] == 4,
+	       "dispatch goes on after it: seq 1, two zones, the node, seq 4 (2 and 3 covered) (n %d, %d seen)",
 	       n, s.n);
 	n = (int)recv(p.cmd, req, sizeof(req), MSG_DONTWAIT);
 	tap_ok(n >= (int)(NLMSG_HDRLEN + GENL_HDRLEN) &&
 	       ((struct nlmsghdr *)req)->nlmsg_seq == 1 &&
-	       (((struct nlmsghdr *)req)->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP,
-	       "the resync sent one GET_ZONES dump request");
+	       (((struct nlmsghdr *)req)->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP &&
+	       ((struct genlmsghdr *)NLMSG_DATA((struct nlmsghdr *)req))->cmd ==
+	       MEM_NOTIFY_CMD_GET_ZONES,
+	       "the resync asked for the zone dump first");
+	n = (int)recv(p.cmd, req, sizeof(req), MSG_DONTWAIT);
+	tap_ok(n >= (int)(NLMSG_HDRLEN + GENL_HDRLEN) &&
+	       ((struct nlmsghdr *)req)->nlmsg_seq == 2 &&
+	       ((struct genlmsghdr *)NLMSG_DATA((struct nlmsghdr *)req))->cmd ==
+	       MEM_NOTIFY_CMD_GET_NODES,
+	       "then for the node dump");
 	pair_close(&p);
 
 	/* many zones: all of them (the library once stopped at 64) */
@@ -757,10 +791,36 @@ static void test_dispatch_resync(void)
 	mb_done(&m, 1, 0, NULL);
 	dg_add(&d, &m);
 	dg_send(p.cmd, &d);
+	/* a kernel without levels: the node dump is not supported */
+	mb_done(&m, 2, -EOPNOTSUPP, "Command does not support dump requests");
+	dg_add(&d, &m);
+	dg_send(p.cmd, &d);
 	s = (struct seen){ .n = 0 };
 	n = mnotify_resync(p.h, log_cb, &s);
 	tap_ok(n == 150 && s.n == 150 && s.type[149] == MNOTIFY_EVENT_ZONE_STATE,
-	       "resync of 150 zones delivers 150 (%d)", n);
+	       "resync of 150 zones delivers 150, and no node from a kernel without levels (%d)", n);
+	pair_close(&p);
+
+	/* mnotify_get_nodes: a node's level and headroom */
+	pair_open(&p);
+	mb_node(&m, 1, 0, 9, MNOTIFY_LEVEL_CRITICAL);
+	dg_add(&d, &m);
+	mb_node(&m, 1, 1, 8, MNOTIFY_LEVEL_NONE);
+	dg_add(&d, &m);
+	mb_done(&m, 1, 0, NULL);
+	dg_add(&d, &m);
+	dg_send(p.cmd, &d);
+	{
+		struct mnotify_zone nz[4];
+		uint64_t nseq = 0;
+
+		n = mnotify_get_nodes(p.h, nz, 4, sizeof(nz[0]), &nseq);
+		tap_ok(n == 2 && nz[0].level == MNOTIFY_LEVEL_CRITICAL && nz[0].headroom == 1234 &&
+		       nz[0].prev_level == -1 && nz[0].status == MNOTIFY_ZONE_PRESSURE &&
+		       nz[1].node == 1 && nz[1].level == MNOTIFY_LEVEL_NONE && nseq == 8,
+		       "get_nodes: 2 nodes, levels critical and none, seq the older (%llu)",
+		       (unsigned long long)nseq);
+	}
 	pair_close(&p);
 }
 
