@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t-mnotifyd: the whole path to an unmodified GLib application.  A
+ * dbus-daemon with the system bus's default policy and mnotifyd's, the
+ * real mnotifyd on this kernel's mem_notify family, and gmm-client (stock
+ * GMemoryMonitor code) running as nobody.  A ramp of anonymous memory
+ * must reach the client as LowMemoryWarning 50 before any OOM kill, then
+ * 100 and 255 in that order; when the memory is given back, mnotifyd says
+ * none (org.mnotify.Pressure1.LevelChanged).  mnotifyd outlives the
+ * pressure and stops with status 0 on SIGTERM.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "guestlib.h"
+
+#define DBUS_DAEMON	"/usr/bin/dbus-daemon"
+#define MNOTIFYD	"/usr/libexec/mnotifyd"
+#define CLIENT		GUEST_TESTDIR "/gmm-client"
+#define POLICY		"/usr/share/dbus-1/system.d/mnotifyd.conf"
+#define DIR		"/tmp/t-mnotifyd"
+
+static const char bus_conf[] =
+"<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\"\n"
+" \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
+"<busconfig>\n"
+"  <type>system</type>\n"
+"  <listen>unix:path=" DIR "/bus</listen>\n"
+"  <auth>EXTERNAL</auth>\n"
+"  <policy context=\"default\">\n"
+"    <allow user=\"*\"/>\n"
+"    <deny own=\"*\"/>\n"
+"    <deny send_type=\"method_call\"/>\n"
+"    <allow send_type=\"signal\"/>\n"
+"    <allow send_requested_reply=\"true\" send_type=\"method_return\"/>\n"
+"    <allow send_requested_reply=\"true\" send_type=\"error\"/>\n"
+"    <allow receive_type=\"method_call\"/>\n"
+"    <allow receive_type=\"method_return\"/>\n"
+"    <allow receive_type=\"error\"/>\n"
+"    <allow receive_type=\"signal\"/>\n"
+"    <allow send_destination=\"org.freedesktop.DBus\" send_interface=\"org.freedesktop.DBus\"/>\n"
+"  </policy>\n"
+"  <include>" POLICY "</include>\n"
+"</busconfig>\n";
+
+/* argv as nobody, stdout and stderr on a pipe in *out */
+static pid_t spawn_nobody(char *const argv[], int *out)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		if (become_nobody())
+			_exit(126);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	*out = p[0];
+	return pid;
+}
+
+struct client {
+	int fd;
+	int warnings[32];	/* LowMemoryWarning bytes, in order */
+	int nw;
+	int high;		/* highest warning since the level last fell */
+	int lc_last;		/* the byte of the last LevelChanged */
+	int lower;		/* warnings below @high without a fall between */
+	int none_after;		/* "level none" seen after the last warning */
+	int max;		/* highest warning */
+	long long first_ms;	/* CLOCK_MONOTONIC of the first warning */
+	char last[128];
+};
+
+/* read client lines until one starts with @want (or any warning if NULL) */
+static bool client_wait(struct client *c, const char *want, int timeout_ms)
+{
+	long long end = now_ms() + timeout_ms;
+	char line[128];
+
+	while (now_ms() < end) {
+		int n = read_line_timeout(c->fd, line, sizeof(line), (int)(end - now_ms()));
+		int w;
+		long long ms;
+
+		if (n <= 0)
+			return false;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(c->last, sizeof(c->last), "%s", line);
+		if (sscanf(line, "warning %d %lld", &w, &ms) == 2) {
+			if (c->nw < 32)
+				c->warnings[c->nw] = w;
+			if (!c->nw++)
+				c->first_ms = ms;
+			if (w < c->high)
+				c->lower++;
+			if (w > c->high)
+				c->high = w;
+			if (w > c->max)
+				c->max = w;
+			c->none_after = 0;
+		} else if (sscanf(line, "level %*s %d", &w) == 1) {
+			/* the level fell: lower warnings (repeats) are right again */
+			if (w < c->lc_last)
+				c->high = w;
+			c->lc_last = w;
+			if (!strncmp(line, "level none", 10))
+				c->none_after = 1;
+		} else if (strncmp(line, "level ", 6) && strncmp(line, "owner ", 6) &&
+			   strcmp(line, "ready")) {
+			tap_diag("gmm-client: %s", line);
+		}
+		if (want ? !strncmp(line, want, strlen(want)) : !strncmp(line, "warning ", 8))
+			return true;
+	}
+	return false;
+}
+
+static void drain(const char *who, int fd)
+{
+	char line[256];
+
+	while (read_line_timeout(fd, line, sizeof(line), 0) > 0)
+		tap_diag("%s: %s", who, strtok(line, "\n") ? line : "");
+}
+
+int main(void)
+{
+	char addr[256], env[300], mb[24], fast[24];
+	char *bus_argv[] = { DBUS_DAEMON, "--config-file=" DIR "/bus.conf", "--nofork",
+			     "--print-address=3", NULL };
+	char *d_argv[] = { MNOTIFYD, "--address", addr, "--reannounce", "2", NULL };
+	char *c_argv[] = { CLIENT, "--ext", NULL };
+	int factor = slow_kernel() ? 4 : 1, bus_fd, d_fd, st, i;
+	struct client c = { .fd = -1 };
+	long long avail, oom0, t0;
+	pid_t bus, d, cl, hog;
+
+	if (!kconfig_on("CONFIG_MEM_NOTIFY_NETLINK")) {
+		feature_missing("CONFIG_MEM_NOTIFY_NETLINK", "the mem_notify family for mnotifyd");
+		return tap_done();
+	}
+	if (access(DBUS_DAEMON, X_OK) || access(MNOTIFYD, X_OK) || access(CLIENT, X_OK) ||
+	    access(POLICY, R_OK))
+		tap_bail("the initramfs lacks " DBUS_DAEMON ", " MNOTIFYD ", " CLIENT " or " POLICY);
+	protect_self();		/* the bus, the daemon and the client inherit it */
+	mkdir(DIR, 0755);
+	if (write_file(DIR "/bus.conf", bus_conf))
+		tap_bail("write " DIR "/bus.conf");
+
+	bus = spawn(bus_argv, &bus_fd);
+	if (bus < 0 || read_line_timeout(bus_fd, addr, sizeof(addr), 20000 * factor) <= 0)
+		tap_bail("dbus-daemon did not start");
+	addr[strcspn(addr, "\n")] = '\0';
+	tap_ok(!strncmp(addr, "unix:", 5), "dbus-daemon runs with mnotifyd's policy: %s", addr);
+	snprintf(env, sizeof(env), "%s", addr);
+	setenv("DBUS_SYSTEM_BUS_ADDRESS", env, 1);
+	setenv("GIO_USE_MEMORY_MONITOR", "dbus", 1);
+	setenv("GIO_USE_VFS", "local", 1);
+
+	cl = spawn_nobody(c_argv, &c.fd);
+	if (cl < 0 || !client_wait(&c, "ready", 20000 * factor))
+		tap_bail("gmm-client did not start (%s)", c.last);
+	d = spawn_out(d_argv, &d_fd, 1);
+	if (d < 0)
+		tap_bail("spawn mnotifyd");
+	tap_ok(client_wait(&c, "owner yes", 20000 * factor),
+	       "mnotifyd owns org.freedesktop.LowMemoryMonitor (client: %s)", c.last);
+	drain("mnotifyd", d_fd);
+
+	/* a ramp of anonymous memory, held at the first warning */
+	avail = meminfo_kb("MemAvailable") / 1024;
+	snprintf(mb, sizeof(mb), "%lld", avail * 4);
+	snprintf(fast, sizeof(fast), "%lld", avail > 80 ? avail - 60 : 8);
+	{
+		char *argv[] = { GUEST_HOG, "-m", mb, "-F", fast, "-r", "8", "-H", "-n", "mnd-ramp",
+				 "-a", "1000", NULL };
+		int hogfd;
+
+		oom0 = vmstat_get("oom_kill");
+		t0 = now_ms();
+		hog = spawn(argv, &hogfd);
+		if (hog < 0)
+			tap_bail("spawn hog");
+		close(hogfd);
+	}
+	tap_ok(client_wait(&c, NULL, 120000 * factor) && c.warnings[0] == 50 &&
+	       vmstat_get("oom_kill") == oom0,
+	       "GMemoryMonitor heard LowMemoryWarning 50 first, %lld ms into the ramp, before any OOM kill (%s)",
+	       c.first_ms ? c.first_ms - t0 : -1, c.last);
+	/* on to critical (or the hog's end) */
+	while (c.nw && c.max < 255 && client_wait(&c, "warning", 60000 * factor))
+		;
+	kill(hog, SIGKILL);
+	waitpid(hog, &st, 0);
+	{
+		char seq[128] = "";
+		int saw100 = 0;
+
+		for (i = 0; i < c.nw && i < 32 && strlen(seq) < sizeof(seq) - 8; i++) {
+			snprintf(seq + strlen(seq), sizeof(seq) - strlen(seq), "%s%d", i ? "," : "",
+				 c.warnings[i]);
+			saw100 |= c.warnings[i] == 100;
+		}
+		tap_ok(c.max == 255 && saw100 && !c.lower,
+		       "then 100 and 255; no lower warning unless the level fell first (warnings %s; OOM kills %lld)",
+		       seq, vmstat_get("oom_kill") - oom0);
+	}
+	tap_ok(c.none_after || client_wait(&c, "level none", 60000 * factor),
+	       "the memory given back: LevelChanged none (%s)", c.last);
+
+	/* mnotifyd lived through it and stops cleanly */
+	drain("mnotifyd", d_fd);
+	kill(d, SIGTERM);
+	tap_ok(wait_pid_timeout(d, &st, 20000 * factor) == 0 && WIFEXITED(st) &&
+	       WEXITSTATUS(st) == 0, "mnotifyd ran through the pressure; SIGTERM: exit 0 (status %#x)",
+	       st);
+	drain("mnotifyd", d_fd);
+	kill(cl, SIGTERM);
+	if (wait_pid_timeout(cl, &st, 10000) < 0)
+		kill_reap(cl);
+	kill(bus, SIGTERM);
+	if (wait_pid_timeout(bus, &st, 10000) < 0)
+		kill_reap(bus);
+	return tap_done();
+}
