@@ -6,7 +6,8 @@
  * GMemoryMonitor code) running as nobody.  A ramp of anonymous memory
  * must reach the client as LowMemoryWarning 50 before any OOM kill, then
  * 100 and 255 in that order; when the memory is given back, mnotifyd says
- * none (org.mnotify.Pressure1.LevelChanged).  mnotifyd outlives the
+ * none (org.mnotify.Pressure1.LevelChanged).  gdbus introspect shows
+ * low-memory-monitor 2.1's interface unchanged.  mnotifyd outlives the
  * pressure and stops with status 0 on SIGTERM.
  */
 #define _GNU_SOURCE
@@ -25,6 +26,7 @@
 #define DBUS_DAEMON	"/usr/bin/dbus-daemon"
 #define MNOTIFYD	"/usr/libexec/mnotifyd"
 #define CLIENT		GUEST_TESTDIR "/gmm-client"
+#define GDBUS		"/usr/bin/gdbus"
 #define POLICY		"/usr/share/dbus-1/system.d/mnotifyd.conf"
 #define DIR		"/tmp/t-mnotifyd"
 
@@ -152,8 +154,8 @@ int main(void)
 	long long avail, oom0, t0;
 	pid_t bus, d, cl, hog;
 
-	if (!kconfig_on("CONFIG_MEM_NOTIFY_NETLINK")) {
-		feature_missing("CONFIG_MEM_NOTIFY_NETLINK", "the mem_notify family for mnotifyd");
+	if (!kconfig_on("MEM_NOTIFY_NETLINK")) {
+		feature_missing("MEM_NOTIFY_NETLINK", "the mem_notify family for mnotifyd");
 		return tap_done();
 	}
 	if (access(DBUS_DAEMON, X_OK) || access(MNOTIFYD, X_OK) || access(CLIENT, X_OK) ||
@@ -161,8 +163,12 @@ int main(void)
 		tap_bail("the initramfs lacks " DBUS_DAEMON ", " MNOTIFYD ", " CLIENT " or " POLICY);
 	protect_self();		/* the bus, the daemon and the client inherit it */
 	mkdir(DIR, 0755);
-	if (write_file(DIR "/bus.conf", bus_conf))
-		tap_bail("write " DIR "/bus.conf");
+	{
+		FILE *f = fopen(DIR "/bus.conf", "w");
+
+		if (!f || fputs(bus_conf, f) < 0 || fclose(f))
+			tap_bail("write " DIR "/bus.conf");
+	}
 
 	bus = spawn(bus_argv, &bus_fd);
 	if (bus < 0 || read_line_timeout(bus_fd, addr, sizeof(addr), 20000 * factor) <= 0)
@@ -183,6 +189,26 @@ int main(void)
 	tap_ok(client_wait(&c, "owner yes", 20000 * factor),
 	       "mnotifyd owns org.freedesktop.LowMemoryMonitor (client: %s)", c.last);
 	drain("mnotifyd", d_fd);
+
+	/* the interface, as gdbus introspect shows it: low-memory-monitor's */
+	{
+		static char out[8192];
+		char *argv[] = { GDBUS, "introspect", "--system", "--dest",
+				 "org.freedesktop.LowMemoryMonitor", "--object-path",
+				 "/org/freedesktop/LowMemoryMonitor", NULL };
+		int rc = run_as_nobody(argv, out, sizeof(out));
+		char *lmm = strstr(out, "interface org.freedesktop.LowMemoryMonitor {");
+		char *end = lmm ? strstr(lmm, "};") : NULL;
+		char want[] = "interface org.freedesktop.LowMemoryMonitor {\n    methods:\n"
+			      "    signals:\n      LowMemoryWarning(y level);\n    properties:\n  };";
+
+		tap_ok(rc == 0 && lmm && end && (size_t)(end + 2 - lmm) == strlen(want) &&
+		       !strncmp(lmm, want, strlen(want)) && strstr(out, "interface org.mnotify.Pressure1"),
+		       "gdbus introspect (as nobody): org.freedesktop.LowMemoryMonitor is low-memory-monitor 2.1's, org.mnotify.Pressure1 beside it (status %d)",
+		       rc);
+		if (!lmm || !end)
+			tap_diag("gdbus: %.300s", access(GDBUS, X_OK) ? "not in the initramfs" : out);
+	}
 
 	/* a ramp of anonymous memory, held at the first warning */
 	avail = meminfo_kb("MemAvailable") / 1024;

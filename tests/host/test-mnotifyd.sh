@@ -189,6 +189,15 @@ out=$(gdbus call --system --dest org.freedesktop.LowMemoryMonitor \
 case "$out" in *"'Level': <'critical'>"*"'WarningLevel': <byte 0xff>"*"'Headroom': <uint64 1000>"*) true ;; *) false ;; esac
 ok $? "GetAll org.mnotify.Pressure1 at critical" "$out"
 
+# lost events: mnotifyd reads the levels again and says the current one
+# again, to both interfaces (--fake's "lost" stands for the resync)
+n255=$(grep -c '^warning 255 ' "$d/client")
+nlc=$(grep -c '^level critical 255 ' "$d/client")
+echo lost >&4
+wait_count "$d/client" "^level critical 255 " $((nlc + 1)) 10 &&
+	wait_count "$d/client" "^warning 255 " $((n255 + 1)) 10
+ok $? "after lost events the current level is announced again (LevelChanged and 255)" "$(tr '\n' '|' <"$d/client")"
+
 echo none >&4
 wait_for "$d/client" "^level none 0 "
 ok $? "back to none: LevelChanged none 0 (GMemoryMonitor has no word for it)" "$(tr '\n' '|' <"$d/client")"
