@@ -9,7 +9,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "uapi/linux/mem_notify.h"
@@ -21,6 +23,7 @@ const char *const src_name[S_NSRC] = {
 	"psi_some70", "psi_some100", "psi_full100", "psi_full700", "psi_full50_500",
 	"vmpressure_low", "vmpressure_medium", "vmpressure_critical",
 	"memavail_10pct", "earlyoom",
+	"glib_mnotifyd", "glib_mnotifyd_255", "glib_lmm", "glib_lmm_255",
 };
 
 static const char *const psi_trig[S_NSRC] = {
@@ -59,6 +62,153 @@ pid_t earlyoom_start(bool dryrun, int *out)
 		fcntl(p[0], F_SETFL, O_NONBLOCK);
 	}
 	return pid;
+}
+
+/* ---- GLib applications on D-Bus ---- */
+#define DBUS_DAEMON	"/usr/bin/dbus-daemon"
+#define GMM_CLIENT	"/tests/gmm-client"
+static const char *const glib_service[2] = { "/usr/libexec/mnotifyd", "/tests/low-memory-monitor" };
+static const char *const glib_tag[2] = { "mnotifyd", "lmm" };
+
+static pid_t spawn_env(char *const argv[], const char *bus, int out_fd, int fd3)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (bus)
+			setenv("DBUS_SYSTEM_BUS_ADDRESS", bus, 1);
+		setenv("GIO_USE_MEMORY_MONITOR", "dbus", 1);
+		setenv("GIO_USE_VFS", "local", 1);
+		if (out_fd >= 0)
+			dup2(out_fd, 1);
+		if (fd3 >= 0)
+			dup2(fd3, 3);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* one line from @fd within @ms into @buf (NUL-terminated), length or -1 */
+static int line_within(int fd, char *buf, size_t len, int ms)
+{
+	size_t n = 0;
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000u;
+
+	while (n + 1 < len && now_ns() < end) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (poll(&p, 1, (int)((end - now_ns()) / 1000000u) + 1) <= 0)
+			continue;
+		if (read(fd, buf + n, 1) != 1)
+			return -1;
+		if (buf[n++] == '\n')
+			break;
+	}
+	buf[n] = '\0';
+	return n && buf[n - 1] == '\n' ? (int)n : -1;
+}
+
+static void stack_stop(struct dbus_stack *st)
+{
+	pid_t p[3] = { st->client, st->service, st->bus };
+
+	for (int i = 0; i < 3; i++)
+		if (p[i] > 0) {
+			kill(p[i], SIGTERM);
+			reap(p[i]);
+		}
+	if (st->out >= 0)
+		close(st->out);
+	memset(st, 0, sizeof(*st));
+	st->out = -1;
+}
+
+/* bus, service, client; ready once the client sees the name owned */
+static int stack_start(struct dbus_stack *st, int k)
+{
+	char conf[64], addr[160], text[512], line[128];
+	char *bus_argv[] = { DBUS_DAEMON, NULL, "--nofork", "--print-address=3", NULL };
+	char *svc_argv[] = { (char *)glib_service[k], NULL };
+	char *cli_argv[] = { GMM_CLIENT, "--ext", NULL };
+	char confarg[96];
+	int p[2], q[2];
+
+	memset(st, 0, sizeof(*st));
+	st->out = -1;
+	if (access(DBUS_DAEMON, X_OK) || access(GMM_CLIENT, X_OK) || access(glib_service[k], X_OK))
+		return -1;
+	snprintf(conf, sizeof(conf), "/tmp/bench-bus-%s.conf", glib_tag[k]);
+	snprintf(text, sizeof(text),
+		 "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\"\n"
+		 " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
+		 "<busconfig><type>system</type><listen>unix:path=/tmp/bench-bus-%s</listen>"
+		 "<auth>EXTERNAL</auth><policy context=\"default\"><allow user=\"*\"/>"
+		 "<allow own=\"*\"/><allow send_type=\"method_call\"/></policy></busconfig>\n",
+		 glib_tag[k]);
+	if (write_file(conf, text))
+		return -1;
+	snprintf(confarg, sizeof(confarg), "--config-file=%s", conf);
+	bus_argv[1] = confarg;
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	st->bus = spawn_env(bus_argv, NULL, -1, p[1]);
+	close(p[1]);
+	if (line_within(p[0], addr, sizeof(addr), 10000) < 0) {
+		close(p[0]);
+		stack_stop(st);
+		return -1;
+	}
+	close(p[0]);
+	addr[strcspn(addr, "\n")] = '\0';
+	if (pipe2(q, O_CLOEXEC)) {
+		stack_stop(st);
+		return -1;
+	}
+	st->client = spawn_env(cli_argv, addr, q[1], -1);
+	close(q[1]);
+	st->out = q[0];
+	st->service = spawn_env(svc_argv, addr, -1, -1);
+	while (line_within(st->out, line, sizeof(line), 20000) > 0)
+		if (!strncmp(line, "owner yes", 9)) {
+			fcntl(st->out, F_SETFL, O_NONBLOCK);
+			return 0;
+		}
+	fprintf(stderr, "mnotify-bench: %s did not take the bus name\n", glib_tag[k]);
+	stack_stop(st);
+	return -1;
+}
+
+static void fired(struct sources *s, int id, uint64_t at);
+
+/* "warning LEVEL MS" from the client: MS is its CLOCK_MONOTONIC */
+static void stack_lines(struct sources *s, int k)
+{
+	struct dbus_stack *st = &s->glib[k];
+	ssize_t n;
+
+	while ((n = read(st->out, st->buf + st->len, sizeof(st->buf) - 1 - st->len)) > 0) {
+		char *nl;
+
+		st->len += (size_t)n;
+		st->buf[st->len] = '\0';
+		while ((nl = strchr(st->buf, '\n'))) {
+			int w;
+			long long ms;
+
+			*nl = '\0';
+			if (sscanf(st->buf, "warning %d %lld", &w, &ms) == 2) {
+				fired(s, k ? S_GLIB_LMM : S_GLIB_MND, (uint64_t)ms * 1000000u);
+				if (w == 255)
+					fired(s, k ? S_GLIB_LMM_CRIT : S_GLIB_MND_CRIT,
+					      (uint64_t)ms * 1000000u);
+			}
+			st->len -= (size_t)(nl + 1 - st->buf);
+			memmove(st->buf, nl + 1, st->len + 1);
+		}
+		if (st->len == sizeof(st->buf) - 1)
+			st->len = 0;
+	}
 }
 
 static void fired(struct sources *s, int id, uint64_t at)
@@ -115,11 +265,15 @@ int sources_open(struct sources *s, bool earlyoom)
 	s->fd[S_VMP_LOW] = vmpressure_fd("low");
 	s->fd[S_VMP_MEDIUM] = vmpressure_fd("medium");
 	s->fd[S_VMP_CRITICAL] = vmpressure_fd("critical");
-	if (earlyoom)
+	s->glib[0].out = s->glib[1].out = -1;
+	if (earlyoom) {
 		s->earlyoom = earlyoom_start(true, &s->eo_out);
+		for (int k = 0; k < 2; k++)
+			stack_start(&s->glib[k], k);
+	}
 	for (int i = 0; i < S_NSRC; i++)
 		if (s->fd[i] < 0 && i != S_MEDIUM && i != S_CRITICAL && i != S_MEMAVAIL &&
-		    i != S_EARLYOOM)
+		    i != S_EARLYOOM && i < S_GLIB_MND)
 			fprintf(stderr, "mnotify-bench: source %s unavailable\n", src_name[i]);
 	return 0;
 }
@@ -167,8 +321,8 @@ static void earlyoom_lines(struct sources *s, uint64_t at)
 
 void sources_poll(struct sources *s, int ms)
 {
-	struct pollfd p[S_NSRC + 1];
-	int idx[S_NSRC + 1], n = 0;
+	struct pollfd p[S_NSRC + 3];
+	int idx[S_NSRC + 3], n = 0;
 	uint64_t t;
 
 	for (int i = 0; i < S_NSRC; i++) {
@@ -183,6 +337,12 @@ void sources_poll(struct sources *s, int ms)
 		p[n].events = POLLIN;
 		idx[n++] = S_EARLYOOM;
 	}
+	for (int k = 0; k < 2; k++)
+		if (s->glib[k].out >= 0) {
+			p[n].fd = s->glib[k].out;
+			p[n].events = POLLIN;
+			idx[n++] = k ? S_GLIB_LMM : S_GLIB_MND;
+		}
 	poll(p, (nfds_t)n, ms);
 	t = now_ns();
 	for (int k = 0; k < n; k++) {
@@ -197,6 +357,8 @@ void sources_poll(struct sources *s, int ms)
 			fired(s, i, t);
 		} else if (i == S_EARLYOOM) {
 			earlyoom_lines(s, t);
+		} else if (i == S_GLIB_MND || i == S_GLIB_LMM) {
+			stack_lines(s, i == S_GLIB_LMM);
 		} else if (psi_trig[i]) {
 			if (p[k].revents & POLLPRI)
 				fired(s, i, t);
@@ -228,6 +390,9 @@ void sources_close(struct sources *s)
 		reap(s->earlyoom);
 	if (s->eo_out >= 0)
 		close(s->eo_out);
+	for (int k = 0; k < 2; k++)
+		if (s->glib[k].bus > 0)
+			stack_stop(&s->glib[k]);
 	memset(s->fd, -1, sizeof(s->fd));
 	s->nl = NULL;
 }

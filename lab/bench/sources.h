@@ -3,8 +3,10 @@
  * Every warning source the bench compares, watched together in one
  * process: mem_notify's levels (netlink events, the char device), PSI
  * triggers as Android's lmkd and low-memory-monitor set them, cgroup v1
- * vmpressure, a MemAvailable poller with earlyoom's rule, and Debian's
- * earlyoom itself (--dryrun: when it would kill, and whom).
+ * vmpressure, a MemAvailable poller with earlyoom's rule, Debian's
+ * earlyoom itself (--dryrun: when it would kill, and whom), and what a
+ * GLib application's GMemoryMonitor hears on D-Bus, once from mnotifyd
+ * and once from Debian's low-memory-monitor (each on a bus of its own).
  */
 #ifndef MNOTIFY_BENCH_SOURCES_H
 #define MNOTIFY_BENCH_SOURCES_H
@@ -26,7 +28,17 @@ enum src_id {
 	S_VMP_LOW, S_VMP_MEDIUM, S_VMP_CRITICAL,
 	S_MEMAVAIL,			/* MemAvailable and SwapFree <= 10% */
 	S_EARLYOOM,			/* earlyoom --dryrun would kill */
+	S_GLIB_MND, S_GLIB_MND_CRIT,	/* GMemoryMonitor via mnotifyd: any, 255 */
+	S_GLIB_LMM, S_GLIB_LMM_CRIT,	/* via low-memory-monitor 2.1 */
 	S_NSRC
+};
+
+/* a dbus-daemon, a LowMemoryMonitor service on it and a GLib client */
+struct dbus_stack {
+	pid_t bus, service, client;
+	int out;			/* the client's stdout, -1: not running */
+	char buf[256];
+	size_t len;
 };
 
 extern const char *const src_name[S_NSRC];
@@ -49,9 +61,13 @@ struct sources {
 	char eo_buf[512];
 	size_t eo_len;
 	uint64_t last_sample;
+	struct dbus_stack glib[2];	/* mnotifyd, low-memory-monitor */
 };
 
-/* open every source; @earlyoom: also run earlyoom --dryrun */
+/*
+ * open every source; @earlyoom: also run earlyoom --dryrun and the two
+ * D-Bus stacks (those that are in the guest)
+ */
 int sources_open(struct sources *s, bool earlyoom);
 /* wait up to @ms for anything; record what fired */
 void sources_poll(struct sources *s, int ms);
