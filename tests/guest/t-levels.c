@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Graded pressure levels (patch 16): thresholds read, set and rejected
+ * Graded pressure levels (patches 1, 2 and 11): thresholds read, set and rejected
  * through sysfs, netlink and mnotify-ctl (nothing changed on error); the
  * levels of a node rising in order under a ramp, without and with zram
  * swap, critical before the OOM kill, and back to none after it or after
  * the hog frees its memory; the hysteresis rule checked on every event
- * the kernel sent; headroom following vm.min_free_kbytes; the per-file
+ * the kernel sent; headroom following vm.min_free_kbytes and
+ * vm.watermark_scale_factor, thresholds not moving with it; the per-file
  * minimum level of /dev/mem_notify; version-1 attributes still present.
  */
 #define _GNU_SOURCE
@@ -618,6 +619,106 @@ static void test_min_free(void)
 	free(old);
 }
 
+/* sum of one watermark ("min", "low", "high") over node 0's zones, pages */
+static long long zoneinfo_wmark(const char *which)
+{
+	FILE *f = fopen("/proc/zoneinfo", "r");
+	char line[256], key[32];
+	long long v, sum = 0;
+	int node = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d,", &node) == 1)
+			continue;
+		if (node == 0 && sscanf(line, " %31s %lld", key, &v) == 2 &&
+		    !strcmp(key, which))
+			sum += v;
+	}
+	fclose(f);
+	return sum;
+}
+
+/* the three thresholds in pages, as the levels file gives them */
+static void sysfs_thresh_pages(char *out, size_t len)
+{
+	char *s = read_file(SYSFS "levels");
+	long long t[3];
+	char name[16];
+	int node;
+
+	if (s && sscanf(s, "%d %15s %*d %lld %lld %lld", &node, name, &t[0], &t[1], &t[2]) == 5)
+		snprintf(out, len, "%lld %lld %lld", t[0], t[1], t[2]);
+	else
+		snprintf(out, len, "%s", "");
+	free(s);
+}
+
+static long long file_lru_pages(void)
+{
+	return (meminfo_kb("Active(file)") + meminfo_kb("Inactive(file)")) / 4;
+}
+
+static long long min_ll(long long a, long long b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * vm.watermark_scale_factor moves the low watermark, and with it what the
+ * headroom holds back of the page cache (as MemAvailable does): the file
+ * part counts the file LRU less min(file / 2, low).  The thresholds are
+ * per mille of the node and do not move.  With 96 MB of clean page cache
+ * read in, 10 -> 1000 must lower the headroom by what the formula says.
+ */
+static void test_wsf(void)
+{
+	char *old_wsf = read_file("/proc/sys/vm/watermark_scale_factor");
+	static char big[1 << 16];
+	char thr0[64], thr1[64], buf[64];
+	long long h0, h1 = -1, low0, low1, f = 0, want = 0;
+	int fd;
+
+	for (int i = 1; i <= 3; i++) {
+		snprintf(buf, sizeof(buf), "/mnt/pc/files/f%d", i);
+		fd = open(buf, O_RDONLY);
+		if (fd < 0)
+			tap_bail("open %s", buf);
+		while (read(fd, big, sizeof(big)) > 0)
+			;
+		close(fd);
+	}
+	low0 = zoneinfo_wmark("low");
+	h0 = sysfs_headroom();
+	sysfs_thresh_pages(thr0, sizeof(thr0));
+	if (write_file("/proc/sys/vm/watermark_scale_factor", "1000") < 0)
+		tap_bail("write watermark_scale_factor");
+	low1 = zoneinfo_wmark("low");
+	/* the change kicks an evaluation: wait for it (2 s at most) */
+	for (int i = 0; i < 100; i++) {
+		struct pollfd none = { .fd = -1 };
+
+		f = file_lru_pages();
+		want = h0 - (min_ll(f / 2, low1) - min_ll(f / 2, low0));
+		h1 = sysfs_headroom();
+		if (h1 >= 0 && llabs(h1 - want) <= 1024)
+			break;
+		poll(&none, 1, 20);
+	}
+	sysfs_thresh_pages(thr1, sizeof(thr1));
+	write_file("/proc/sys/vm/watermark_scale_factor", old_wsf ? old_wsf : "10");
+	tap_ok(low1 - low0 > 2048 && f / 2 > low1,
+	       "watermark_scale_factor 1000: low watermark %lld -> %lld pages, file LRU %lld",
+	       low0, low1, f);
+	tap_ok(h0 > 0 && llabs(h1 - want) <= 1024,
+	       "watermark_scale_factor 1000: headroom %lld -> %lld pages (formula: %lld)",
+	       h0, h1, want);
+	tap_ok(thr0[0] && !strcmp(thr0, thr1),
+	       "watermark_scale_factor 1000: thresholds in pages unchanged (%s -> %s)", thr0, thr1);
+	free(old_wsf);
+}
+
 int main(void)
 {
 	struct mnotify *h;
@@ -646,6 +747,7 @@ int main(void)
 	test_thresholds(h);
 	test_ioctl();
 	test_min_free();
+	test_wsf();
 
 	ramp_and_free(h, MNOTIFY_LEVEL_LOW);
 	ramp_and_free(h, MNOTIFY_LEVEL_CRITICAL);
