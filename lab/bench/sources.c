@@ -127,7 +127,7 @@ static void stack_stop(struct dbus_stack *st)
 /* bus, service, client; ready once the client sees the name owned */
 static int stack_start(struct dbus_stack *st, int k)
 {
-	char conf[64], addr[160], text[512], line[128];
+	char conf[64], addr[160], text[1024], line[128];
 	char *bus_argv[] = { DBUS_DAEMON, NULL, "--nofork", "--print-address=3", NULL };
 	char *svc_argv[] = { (char *)glib_service[k], NULL };
 	char *cli_argv[] = { GMM_CLIENT, "--ext", NULL };
@@ -136,18 +136,35 @@ static int stack_start(struct dbus_stack *st, int k)
 
 	memset(st, 0, sizeof(*st));
 	st->out = -1;
-	if (access(DBUS_DAEMON, X_OK) || access(GMM_CLIENT, X_OK) || access(glib_service[k], X_OK))
+	if (access(DBUS_DAEMON, X_OK) || access(GMM_CLIENT, X_OK) || access(glib_service[k], X_OK)) {
+		fprintf(stderr, "mnotify-bench: %s: the initramfs lacks " DBUS_DAEMON ", "
+			GMM_CLIENT " or %s\n", glib_tag[k], glib_service[k]);
 		return -1;
+	}
 	snprintf(conf, sizeof(conf), "/tmp/bench-bus-%s.conf", glib_tag[k]);
 	snprintf(text, sizeof(text),
 		 "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\"\n"
 		 " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
 		 "<busconfig><type>system</type><listen>unix:path=/tmp/bench-bus-%s</listen>"
 		 "<auth>EXTERNAL</auth><policy context=\"default\"><allow user=\"*\"/>"
-		 "<allow own=\"*\"/><allow send_type=\"method_call\"/></policy></busconfig>\n",
+		 "<allow own=\"*\"/><allow send_type=\"method_call\"/>"
+		 "<allow send_type=\"signal\"/>"
+		 "<allow send_requested_reply=\"true\" send_type=\"method_return\"/>"
+		 "<allow send_requested_reply=\"true\" send_type=\"error\"/>"
+		 /* a system bus receives nothing that is not allowed */
+		 "<allow receive_type=\"method_call\"/><allow receive_type=\"method_return\"/>"
+		 "<allow receive_type=\"error\"/><allow receive_type=\"signal\"/>"
+		 "</policy></busconfig>\n",
 		 glib_tag[k]);
-	if (write_file(conf, text))
-		return -1;
+	/* write_file() is for /proc and /sys: it does not create files */
+	{
+		FILE *f = fopen(conf, "w");
+
+		if (!f || fputs(text, f) < 0 || fclose(f)) {
+			fprintf(stderr, "mnotify-bench: %s: cannot write %s\n", glib_tag[k], conf);
+			return -1;
+		}
+	}
 	snprintf(confarg, sizeof(confarg), "--config-file=%s", conf);
 	bus_argv[1] = confarg;
 	if (pipe2(p, O_CLOEXEC))
@@ -155,6 +172,7 @@ static int stack_start(struct dbus_stack *st, int k)
 	st->bus = spawn_env(bus_argv, NULL, -1, p[1]);
 	close(p[1]);
 	if (line_within(p[0], addr, sizeof(addr), 10000) < 0) {
+		fprintf(stderr, "mnotify-bench: %s: dbus-daemon gave no address\n", glib_tag[k]);
 		close(p[0]);
 		stack_stop(st);
 		return -1;
@@ -305,7 +323,8 @@ static void earlyoom_lines(struct sources *s, uint64_t at)
 			char *q;
 
 			*nl = '\0';
-			if (strstr(s->eo_buf, "sending SIGTERM")) {
+			/* not its first line, "sending SIGTERM when mem <= ..." */
+			if (strstr(s->eo_buf, "sending SIG") && strstr(s->eo_buf, " to process ")) {
 				if (!s->first[S_EARLYOOM] && (q = strchr(s->eo_buf, '"')))
 					snprintf(s->eo_victim, sizeof(s->eo_victim), "%.*s",
 						 (int)strcspn(q + 1, "\""), q + 1);
