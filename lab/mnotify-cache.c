@@ -59,6 +59,7 @@ static void on_term(int sig)
 /* the cache is kept in 1 MB pieces so that it can shrink and grow */
 static char **piece;
 static size_t cache_mb, want_mb;
+static unsigned long long seed = 0x6d6e6f74696679ULL;
 
 static int grow(size_t mb)
 {
@@ -68,8 +69,13 @@ static int grow(size_t mb)
 
 		if (p == MAP_FAILED)
 			return -1;
+		/* like application data: half of each page random, half zeros
+		 * (about 2:1 in zram; never same-filled) */
 		for (size_t i = 0; i < MB; i += 4096)
-			p[i] = (char)(((cache_mb << 8) + (i >> 12)) | 1);	/* not same-filled */
+			for (size_t j = 0; j < 2048; j += sizeof(seed)) {
+				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+				memcpy(p + i + j, &seed, sizeof(seed));
+			}
 		piece[cache_mb++] = p;
 	}
 	return 0;

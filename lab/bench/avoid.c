@@ -3,8 +3,9 @@
  * avoid SCENARIO SRC RUNS: OOM avoidance.  CACHES cooperating
  * mnotify-cache processes of CACHE_MB each, told by SRC (none: the
  * baseline, psi, chardev, netlink), and a workload that ramps at 16 MB/s
- * to what was available minus a margin, i.e. more than is left while the
- * caches are held, in a guest set up as SCENARIO.  earlyoom runs at its
+ * to what was available before the caches minus a margin (plus a quarter
+ * of the swap), i.e. more than is left while the caches are held, in a
+ * guest set up as SCENARIO.  earlyoom runs at its
  * defaults, as an administrator would have it.  Kernel OOM kills,
  * earlyoom's kills, and whether the workload completed.
  */
@@ -27,7 +28,7 @@
 #define CACHE_MB 32
 #define CACHE "/tests/mnotify-cache"
 
-/* count earlyoom's "sending SIGTERM" lines on @fd */
+/* count earlyoom's "sending SIGTERM|SIGKILL to process" lines on @fd */
 static int earlyoom_kills(int fd, char *victim, size_t len)
 {
 	char buf[4096];
@@ -38,7 +39,8 @@ static int earlyoom_kills(int fd, char *victim, size_t len)
 		char *p = buf;
 
 		buf[n] = '\0';
-		while ((p = strstr(p, "sending SIGTERM"))) {
+		/* not its first line, "sending SIGTERM when mem <= ..." */
+		while ((p = strstr(p, " to process "))) {
 			char *q = strchr(p, '"');
 
 			if (q && !kills)
@@ -63,8 +65,8 @@ int cmd_avoid(const char *scenario, const char *src, int runs)
 		char mb[24], line[128], victim[64] = "-";
 		char cmb[16];
 		char *cache_argv[] = { CACHE, "-s", (char *)src, "-m", cmb, "-n", "mnv-cache", NULL };
-		char *work_argv[] = { (char *)hog_path, "-m", mb, "-r", "16", "-a", "0", "-n",
-				      "mnv-work", NULL };
+		char *work_argv[] = { (char *)hog_path, "-m", mb, "-r", "16", "-p", "data", "-a", "0",
+				      "-n", "mnv-work", NULL };
 		pid_t caches[CACHES], work, eo;
 		int outs[CACHES], ready = 0, dropped = 0, completed = 0, eo_out = -1, st, eo_kills;
 		long long avail0, k0, k1;
@@ -73,6 +75,14 @@ int cmd_avoid(const char *scenario, const char *src, int runs)
 		if (!strcmp(scenario, "pagecache") && r > 0)
 			scenario_stop(scenario), scenario_start(scenario);
 		snprintf(cmb, sizeof(cmb), "%d", CACHE_MB);
+		/*
+		 * The workload fits only if the caches go: what was available
+		 * before them, less a margin, plus a quarter of the swap (zram
+		 * holds about 2:1 of these pages, so it gives back about half
+		 * its size in memory; a quarter keeps a margin there too).
+		 */
+		avail0 = meminfo_kb("MemAvailable") / 1024;
+		snprintf(mb, sizeof(mb), "%lld", avail0 - 24 + meminfo_kb("SwapFree") / 1024 / 4);
 		for (int i = 0; i < CACHES; i++) {
 			caches[i] = spawn_out(cache_argv, &outs[i], 0);
 			if (caches[i] > 0 && read_line_timeout(outs[i], line, sizeof(line), 30000) > 0 &&
@@ -81,9 +91,6 @@ int cmd_avoid(const char *scenario, const char *src, int runs)
 		}
 		eo = earlyoom_start(false, &eo_out);
 		sleep(1);
-		avail0 = meminfo_kb("MemAvailable") / 1024;
-		/* more than fits while the caches are held, swap included */
-		snprintf(mb, sizeof(mb), "%lld", avail0 - 24 + meminfo_kb("SwapFree") / 1024);
 		k0 = vmstat_get("oom_kill");
 		t0 = now_ns();
 		work = spawn_out(work_argv, &st, 0);

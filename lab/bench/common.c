@@ -105,6 +105,9 @@ pid_t spawn_hog(long long mb, long long fast, long long rate, bool hold, const c
 		argv[i++] = "-n";
 		argv[i++] = (char *)name;
 	}
+	/* pages that compress like application data, about 2:1 in zram */
+	argv[i++] = "-p";
+	argv[i++] = "data";
 	argv[i++] = "-a";
 	argv[i++] = "1000";
 	argv[i] = NULL;

@@ -23,7 +23,7 @@
 
 #define MB (1024UL * 1024UL)
 
-enum pattern { PAT_COMPRESSIBLE, PAT_RANDOM, PAT_ZERO };
+enum pattern { PAT_COMPRESSIBLE, PAT_RANDOM, PAT_ZERO, PAT_DATA };
 
 static void usage(FILE *f)
 {
@@ -34,7 +34,9 @@ static void usage(FILE *f)
 "  -c, --chunk MB       allocation step [1]\n"
 "  -r, --rate MB/S      pace allocation at this rate [0 = as fast as possible]\n"
 "  -p, --pattern P      page contents: compressible (zram-friendly, not\n"
-"                       same-filled), random, zero [compressible]\n"
+"                       same-filled), data (half random, half zeros: about\n"
+"                       2:1 in zram, like application data), random, zero\n"
+"                       [compressible]\n"
 "  -n, --name NAME      set the task name (comm) first\n"
 "  -a, --oom-adj N      write N to /proc/self/oom_score_adj [0]\n"
 "  -F, --fast MB        allocate the first MB at full speed, then pace [0]\n"
@@ -70,8 +72,13 @@ static void fill(unsigned char *p, size_t len, enum pattern pat, unsigned long *
 			w[0] = ++*seed;
 			w[1] = 0x6d6e6f74696679UL;
 			break;
+		case PAT_DATA:
 		case PAT_RANDOM:
 			for (size_t i = 0; i < 4096 / sizeof(long); i++) {
+				if (pat == PAT_DATA && i == 2048 / sizeof(long)) {
+					memset(w + i, 0, 2048);
+					break;
+				}
 				*seed = *seed * 6364136223846793005UL + 1442695040888963407UL;
 				w[i] = *seed;
 			}
@@ -119,6 +126,8 @@ int main(int argc, char **argv)
 				pat = PAT_RANDOM;
 			else if (!strcmp(optarg, "zero"))
 				pat = PAT_ZERO;
+			else if (!strcmp(optarg, "data"))
+				pat = PAT_DATA;
 			else {
 				fprintf(stderr, "mnotify-hog: unknown pattern '%s'\n", optarg);
 				return 2;
