@@ -3,9 +3,9 @@
  * avoid SCENARIO SRC RUNS: OOM avoidance.  CACHES cooperating
  * mnotify-cache processes of CACHE_MB each, told by SRC (none: the
  * baseline, psi, chardev, netlink), and a workload that ramps at 16 MB/s
- * to what was available before the caches minus a margin (plus a quarter
- * of the swap), i.e. more than is left while the caches are held, in a
- * guest set up as SCENARIO.  earlyoom runs at its
+ * to what was available before the caches minus a margin (24 MB above
+ * earlyoom's 10%; plus a quarter of the swap), i.e. more than is left
+ * while the caches are held, in a guest set up as SCENARIO.  earlyoom runs at its
  * defaults, as an administrator would have it.  Kernel OOM kills,
  * earlyoom's kills, and whether the workload completed.
  */
@@ -79,10 +79,14 @@ int cmd_avoid(const char *scenario, const char *src, int runs)
 		 * The workload fits only if the caches go: what was available
 		 * before them, less a margin, plus a quarter of the swap (zram
 		 * holds about 2:1 of these pages, so it gives back about half
-		 * its size in memory; a quarter keeps a margin there too).
+		 * its size in memory; a quarter keeps a margin there too).  The
+		 * margin is 24 MB above earlyoom's line (10% of MemTotal
+		 * available): a workload that fits must not be killed by it.
 		 */
 		avail0 = meminfo_kb("MemAvailable") / 1024;
-		snprintf(mb, sizeof(mb), "%lld", avail0 - 24 + meminfo_kb("SwapFree") / 1024 / 4);
+		snprintf(mb, sizeof(mb), "%lld",
+			 avail0 - 24 - meminfo_kb("MemTotal") / 1024 / 10 +
+			 meminfo_kb("SwapFree") / 1024 / 4);
 		for (int i = 0; i < CACHES; i++) {
 			caches[i] = spawn_out(cache_argv, &outs[i], 0);
 			if (caches[i] > 0 && read_line_timeout(outs[i], line, sizeof(line), 30000) > 0 &&
