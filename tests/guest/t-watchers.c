@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/mem_notify watchers (patch 17, 18): who is told, and what poll and
+ * /dev/mem_notify watchers (patches 2 and 4): who is told, and what poll and
  * read() do.  Pressure without a hog: the thresholds are raised above the
  * idle guest's headroom ("999 998 997"), so every node stays at critical
  * and the worker tells files every HZ/5 until they are put back.

@@ -168,7 +168,7 @@ static void test_events(void)
 	mb_pressure(&m, MEM_NOTIFY_CMD_PRESSURE_EXIT, -1);
 	tap_ok(parse(&m, &ev) == 0 && ev.u.zone.level == MNOTIFY_LEVEL_NONE,
 	       "exit without LEVEL: level none");
-	/* graded levels (patch 16) */
+	/* graded levels (patches 1 and 11) */
 	mb_pressure(&m, MEM_NOTIFY_CMD_PRESSURE_ENTER, -1);
 	mb_u32(&m, MEM_NOTIFY_A_LEVEL, MEM_NOTIFY_LEVEL_MEDIUM);
 	mb_u32(&m, MEM_NOTIFY_A_PREV_LEVEL, MEM_NOTIFY_LEVEL_CRITICAL);
