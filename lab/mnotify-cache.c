@@ -3,8 +3,10 @@
  * mnotify-cache: an example application built on libmnotify-nl.  It holds
  * a cache (anonymous memory it could rebuild) and trims it in proportion
  * to the pressure level: to half on low, a quarter on medium, nothing on
- * critical; it grows back when the level falls (after --regrow quiet
- * seconds).  The level comes from the netlink "pressure" group, from
+ * critical, and by half again whenever it is told anew while it already
+ * holds no more than the level allows (a netlink entry from none, every
+ * wake-up of the device: the kernel tells again while pressure lasts);
+ * it grows back when the level falls (after --regrow quiet seconds).  The level comes from the netlink "pressure" group, from
  * /dev/mem_notify (its MEM_NOTIFY_IOC_GET_LEVEL ioctl when it wakes),
  * from a PSI trigger (taken as critical), or from nowhere (baseline).
  */
@@ -34,7 +36,8 @@
 static const char usage_text[] =
 "Usage: mnotify-cache [-s SOURCE] [-m MB] [-g SEC] [-n NAME]\n"
 "Hold MB megabytes of cache; trim it in proportion to the memory pressure\n"
-"level (low: keep 1/2, medium: 1/4, critical: none), grow it back to what\n"
+"level (low: keep 1/2, medium: 1/4, critical: none; told again while already\n"
+"within the level: give back half of what is left), grow it back to what\n"
 "a lower level allows after SEC seconds without a rise (0: never).\n"
 "\n"
 "  -s, --source S   netlink (default), chardev, psi, none\n"
@@ -107,6 +110,7 @@ static size_t keep_mb(int level)
 }
 
 static int level = -1;	/* from the last event of this batch; -1: none */
+static int fresh;	/* that event is a new notification, not a change */
 
 static int on_event(const struct mnotify_event *ev, void *arg)
 {
@@ -116,6 +120,9 @@ static int on_event(const struct mnotify_event *ev, void *arg)
 	case MNOTIFY_EVENT_PRESSURE_ENTER:
 	case MNOTIFY_EVENT_PRESSURE_EXIT:
 		level = ev->u.zone.level;
+		/* entered from none: pressure is back after a recovery */
+		fresh = ev->type == MNOTIFY_EVENT_PRESSURE_ENTER &&
+			ev->u.zone.prev_level == MNOTIFY_LEVEL_NONE;
 		break;
 	case MNOTIFY_EVENT_CHARDEV: {
 		uint32_t l = MNOTIFY_LEVEL_CRITICAL;
@@ -126,6 +133,7 @@ static int on_event(const struct mnotify_event *ev, void *arg)
 		else if (ioctl(mnotify_fd(h), MEM_NOTIFY_IOC_GET_LEVEL, &l))
 			l = MNOTIFY_LEVEL_CRITICAL;
 		level = (int)l;
+		fresh = 1;	/* each report asks for a share */
 		break;
 	}
 	case MNOTIFY_EVENT_LOST:
@@ -154,6 +162,7 @@ int main(int argc, char **argv)
 	struct mnotify *h = NULL;
 	uint64_t quiet_since;
 	int fd = -1, opt, err, cur = MNOTIFY_LEVEL_NONE;
+	size_t target;
 
 	while ((opt = getopt_long(argc, argv, "s:m:g:n:hV", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -218,14 +227,19 @@ int main(int argc, char **argv)
 		int n = poll(&p, p.fd >= 0 ? 1 : 0, 1000);
 
 		level = -1;
+		fresh = 0;
 		if (n > 0 && h)
 			mnotify_dispatch(h, on_event, h);
 		else if (n > 0 && (p.revents & POLLPRI))
 			level = MNOTIFY_LEVEL_CRITICAL;
 		if (level >= MNOTIFY_LEVEL_LOW)
 			quiet_since = cli_now_ns();
-		if (level >= 0 && keep_mb(level) < cache_mb) {
-			size_t freed = shrink(keep_mb(level));
+		target = level >= 0 ? keep_mb(level) : cache_mb;
+		/* told anew and already within the level: give back half */
+		if (fresh && level >= MNOTIFY_LEVEL_LOW && target >= cache_mb)
+			target = cache_mb / 2;
+		if (target < cache_mb) {
+			size_t freed = shrink(target);
 
 			printf("dropped %zu after %s level %s\n", freed, source,
 			       mnotify_level_name(level));
