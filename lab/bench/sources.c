@@ -156,14 +156,9 @@ static int stack_start(struct dbus_stack *st, int k)
 		 "<allow receive_type=\"error\"/><allow receive_type=\"signal\"/>"
 		 "</policy></busconfig>\n",
 		 glib_tag[k]);
-	/* write_file() is for /proc and /sys: it does not create files */
-	{
-		FILE *f = fopen(conf, "w");
-
-		if (!f || fputs(text, f) < 0 || fclose(f)) {
-			fprintf(stderr, "mnotify-bench: %s: cannot write %s\n", glib_tag[k], conf);
-			return -1;
-		}
+	if (create_file(conf, text)) {
+		fprintf(stderr, "mnotify-bench: %s: cannot write %s\n", glib_tag[k], conf);
+		return -1;
 	}
 	snprintf(confarg, sizeof(confarg), "--config-file=%s", conf);
 	bus_argv[1] = confarg;

@@ -194,6 +194,16 @@ int write_file(const char *path, const char *s)
 	return 0;
 }
 
+int create_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int bad = !f || fputs(s, f) < 0;
+
+	if (f && fclose(f))
+		bad = 1;
+	return bad ? -1 : 0;
+}
+
 int protect_self(void)
 {
 	return write_file("/proc/self/oom_score_adj", "-1000");
@@ -345,6 +355,8 @@ int zoneinfo_parse(const char *text, struct zone_state *zones, int max)
 			zones[n].free = v;
 		else if (sscanf(line, " high %lld", &v) == 1)
 			zones[n].high = v;
+		else if (sscanf(line, " low %lld", &v) == 1)
+			zones[n].low = v;
 		else if (sscanf(line, " present %lld", &v) == 1)
 			zones[n].present = v;
 		else if (sscanf(line, " mem_notify_status: %lld", &v) == 1)

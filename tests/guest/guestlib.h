@@ -38,6 +38,8 @@ long long vmstat_pgsteal(void);
 /* whole file into a malloc'd NUL-terminated buffer, NULL on error */
 char *read_file(const char *path);
 int write_file(const char *path, const char *s);
+/* create or truncate PATH (0644) and write S: 0 or -1 (write_file() never creates) */
+int create_file(const char *path, const char *s);
 
 /* ---- processes ---- */
 /* make the caller (and its children, unless they change it) unkillable by OOM */
@@ -86,6 +88,7 @@ struct zone_state {
 	char name[16];
 	long long present;	/* pages */
 	long long free;		/* pages */
+	long long low;		/* low watermark, pages */
 	long long high;		/* high watermark, pages */
 	int mem_notify;		/* mem_notify_status, or -2 if the field is absent */
 };

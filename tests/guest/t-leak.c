@@ -34,11 +34,10 @@ int main(void)
 	}
 	close(p[1]);
 	/* the child closed its end once it had its own session */
-	FILE *f = fopen(PIDFILE, "w");
-	bool saved = f && fprintf(f, "%d\n", (int)c) > 0;
+	char pid[24];
 
-	if (f)
-		saved &= fclose(f) == 0;
+	snprintf(pid, sizeof(pid), "%d\n", (int)c);
+	bool saved = create_file(PIDFILE, pid) == 0;
 	tap_ok(c > 0 && read(p[0], &b, 1) == 0 && saved,
 	       "left a detached child behind (pid %d, in " PIDFILE " for t-boot)", (int)c);
 	return tap_done();

@@ -619,25 +619,17 @@ static void test_min_free(void)
 	free(old);
 }
 
-/* sum of one watermark ("min", "low", "high") over node 0's zones, pages */
-static long long zoneinfo_wmark(const char *which)
+/* node 0's low watermarks, summed over its zones (pages) */
+static long long node0_low_wmark(void)
 {
-	FILE *f = fopen("/proc/zoneinfo", "r");
-	char line[256], key[32];
-	long long v, sum = 0;
-	int node = -1;
+	struct zone_state z[MAX_ZONES];
+	int n = zoneinfo_read(z, MAX_ZONES);
+	long long sum = 0;
 
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "Node %d,", &node) == 1)
-			continue;
-		if (node == 0 && sscanf(line, " %31s %lld", key, &v) == 2 &&
-		    !strcmp(key, which))
-			sum += v;
-	}
-	fclose(f);
-	return sum;
+	for (int i = 0; i < n; i++)
+		if (z[i].node == 0)
+			sum += z[i].low;
+	return n > 0 ? sum : -1;
 }
 
 /* the three thresholds in pages, as the levels file gives them */
@@ -689,12 +681,12 @@ static void test_wsf(void)
 			;
 		close(fd);
 	}
-	low0 = zoneinfo_wmark("low");
+	low0 = node0_low_wmark();
 	h0 = sysfs_headroom();
 	sysfs_thresh_pages(thr0, sizeof(thr0));
 	if (write_file("/proc/sys/vm/watermark_scale_factor", "1000") < 0)
 		tap_bail("write watermark_scale_factor");
-	low1 = zoneinfo_wmark("low");
+	low1 = node0_low_wmark();
 	/* the change kicks an evaluation: wait for it (2 s at most) */
 	for (int i = 0; i < 100; i++) {
 		struct pollfd none = { .fd = -1 };

@@ -163,12 +163,8 @@ int main(void)
 		tap_bail("the initramfs lacks " DBUS_DAEMON ", " MNOTIFYD ", " CLIENT " or " POLICY);
 	protect_self();		/* the bus, the daemon and the client inherit it */
 	mkdir(DIR, 0755);
-	{
-		FILE *f = fopen(DIR "/bus.conf", "w");
-
-		if (!f || fputs(bus_conf, f) < 0 || fclose(f))
-			tap_bail("write " DIR "/bus.conf");
-	}
+	if (create_file(DIR "/bus.conf", bus_conf))
+		tap_bail("write " DIR "/bus.conf");
 
 	bus = spawn(bus_argv, &bus_fd);
 	if (bus < 0 || read_line_timeout(bus_fd, addr, sizeof(addr), 20000 * factor) <= 0)
