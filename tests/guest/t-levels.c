@@ -202,30 +202,31 @@ static void print_events(const char *what, const struct log *l)
 }
 
 /* node 0's level name from the levels file, "" if absent */
-static void sysfs_level(char *out, size_t len)
+/* node 0's line of the levels file: name, headroom, thresholds (pages) */
+static bool sysfs_levels(char name[16], long long *hr, long long t[3])
 {
 	char *s = read_file(SYSFS "levels");
-	char name[16] = "";
-	int node;
+	int node, n = s ? sscanf(s, "%d %15s %lld %lld %lld %lld", &node, name, hr,
+				 &t[0], &t[1], &t[2]) : 0;
 
-	if (s && sscanf(s, "%d %15s", &node, name) == 2)
-		snprintf(out, len, "%s", name);
-	else
-		snprintf(out, len, "%s", "");
 	free(s);
+	return n == 6;
+}
+
+static void sysfs_level(char *out, size_t len)
+{
+	char name[16];
+	long long hr, t[3];
+
+	snprintf(out, len, "%s", sysfs_levels(name, &hr, t) ? name : "");
 }
 
 static long long sysfs_headroom(void)
 {
-	char *s = read_file(SYSFS "levels");
-	long long hr = -1;
 	char name[16];
-	int node;
+	long long hr, t[3];
 
-	if (s && sscanf(s, "%d %15s %lld", &node, name, &hr) != 3)
-		hr = -1;
-	free(s);
-	return hr;
+	return sysfs_levels(name, &hr, t) ? hr : -1;
 }
 
 /* ------------------------------------------------------------ thresholds */
@@ -635,16 +636,13 @@ static long long node0_low_wmark(void)
 /* the three thresholds in pages, as the levels file gives them */
 static void sysfs_thresh_pages(char *out, size_t len)
 {
-	char *s = read_file(SYSFS "levels");
-	long long t[3];
 	char name[16];
-	int node;
+	long long hr, t[3];
 
-	if (s && sscanf(s, "%d %15s %*d %lld %lld %lld", &node, name, &t[0], &t[1], &t[2]) == 5)
+	if (sysfs_levels(name, &hr, t))
 		snprintf(out, len, "%lld %lld %lld", t[0], t[1], t[2]);
 	else
 		snprintf(out, len, "%s", "");
-	free(s);
 }
 
 static long long file_lru_pages(void)
