@@ -15,6 +15,12 @@
 #define GUEST_TESTDIR "/tests"
 #define GUEST_HOG GUEST_TESTDIR "/mnotify-hog"
 
+/* the kernel's default thresholds, per mille (patch 1) */
+#define MN_THRESH_LOW 250
+#define MN_THRESH_MEDIUM 150
+#define MN_THRESH_CRITICAL 110
+#define MN_THRESH_DEFAULT "250 150 110"
+
 /* ---- TAP ---- */
 bool tap_ok(bool cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tap_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -250,9 +250,10 @@ static void test_thresholds(struct mnotify *h)
 	char out[512];
 	int err, bad_ok = 0, rc;
 
-	tap_ok(thresholds_are("100 60 30\n"), "default thresholds are 100 60 30 per mille");
+	tap_ok(thresholds_are(MN_THRESH_DEFAULT "\n"), "default thresholds are " MN_THRESH_DEFAULT " per mille");
 	err = mnotify_get_thresholds(h, &t, sizeof(t));
-	tap_ok(!err && t.low == 100 && t.medium == 60 && t.critical == 30,
+	tap_ok(!err && t.low == MN_THRESH_LOW && t.medium == MN_THRESH_MEDIUM &&
+	       t.critical == MN_THRESH_CRITICAL,
 	       "netlink GET_THRESHOLDS agrees (%d: %u %u %u)", err, t.low, t.medium, t.critical);
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -262,7 +263,7 @@ static void test_thresholds(struct mnotify *h)
 
 		if (fd >= 0)
 			close(fd);
-		if (w < 0 && e == EINVAL && thresholds_are("100 60 30\n"))
+		if (w < 0 && e == EINVAL && thresholds_are(MN_THRESH_DEFAULT "\n"))
 			bad_ok++;
 		else
 			tap_diag("sysfs write '%s': %zd errno %d", bad[i], w, e);
@@ -312,10 +313,11 @@ static void test_thresholds(struct mnotify *h)
 		tap_ok(rc == 0 && !strcmp(out, "200 100 30\n"), "nobody: get thresholds: %s", out);
 	}
 	{
-		char *argv[] = { CTL, "set", "thresholds", "100", "60", "30", NULL };
+		char *argv[] = { CTL, "set", "thresholds", "250", "150", "110", NULL };
 
 		rc = run(argv, out, sizeof(out));
-		tap_ok(rc == 0 && thresholds_are("100 60 30\n"), "mnotify-ctl restores 100 60 30 (%d)", rc);
+		tap_ok(rc == 0 && thresholds_are(MN_THRESH_DEFAULT "\n"),
+		       "mnotify-ctl restores " MN_THRESH_DEFAULT " (%d)", rc);
 	}
 }
 

@@ -266,7 +266,7 @@ int main(void)
 				  &t3) != 6 || t1 <= 0)
 			tap_bail("read " SYSFS "levels");
 		free(lv);
-		idle_pm = hr * 100 / t1;	/* t1 is 100 per mille of the node */
+		idle_pm = hr * MN_THRESH_LOW / t1;	/* t1: the default low, in pages */
 		low = idle_pm * 7 / 10 < 500 ? idle_pm * 7 / 10 : 500;
 		snprintf(th, sizeof(th), "%lld %lld %lld", low, low * 4 / 5, low * 3 / 5);
 		tap_diag("zram+loop: idle headroom %lld per mille, thresholds %s", idle_pm, th);
@@ -274,7 +274,7 @@ int main(void)
 			tap_bail("raise thresholds");
 	}
 	scenario("zram+loop", true, true);
-	if (write_file(SYSFS "thresholds", "100 60 30") < 0)
+	if (write_file(SYSFS "thresholds", MN_THRESH_DEFAULT) < 0)
 		tap_bail("restore thresholds");
 
 	if (write_file("/sys/kernel/mm/lru_gen/enabled", "y") < 0)

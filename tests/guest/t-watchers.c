@@ -195,7 +195,7 @@ static void fairness(void)
 	char line[96];
 
 	/* no event until every file is open: the share per event is exact */
-	if (write_file(THRESH, "100 60 30\n"))
+	if (write_file(THRESH, MN_THRESH_DEFAULT "\n"))
 		tap_bail("write " THRESH);
 	for (j = 0; j < 250 && level_now() != MEM_NOTIFY_LEVEL_NONE; j++)
 		poll(NULL, 0, 20);
@@ -359,7 +359,7 @@ int main(void)
 	poll_and_read();
 	fairness();
 	per_user_limit();
-	tap_ok(write_file(THRESH, "100 60 30\n") == 0, "thresholds put back to 100 60 30");
+	tap_ok(write_file(THRESH, MN_THRESH_DEFAULT "\n") == 0, "thresholds put back to " MN_THRESH_DEFAULT);
 	/* the worker re-evaluates at once on a threshold change */
 	for (i = 0; i < 250 && level_now() != MEM_NOTIFY_LEVEL_NONE; i++)
 		poll(NULL, 0, 20);
