@@ -81,6 +81,9 @@ int cmd_hotpath(const char *workload, int secs, int reps, int listen)
 	size_t len = 4 * 1024 * 1024;
 	char *buf = NULL;
 	int r, rc = 0;
+	/* where this run sits in the boot's sequence (qemu/init), for the report */
+	const char *slot_env = getenv("MNOTIFY_HOT_SLOT");
+	const int slot = slot_env ? atoi(slot_env) : 1;
 
 	if (!reclaim && strcmp(workload, "alloc")) {
 		fprintf(stderr, "mnotify-bench: hotpath workload must be alloc or reclaim\n");
@@ -137,9 +140,9 @@ int cmd_hotpath(const char *workload, int secs, int reps, int listen)
 			pages += len / 4096;
 		}
 		t = now_ns() - t0;
-		printf("hotpath workload=%s secs=%d mem_notify=%d listeners=%d rep=%d pages=%llu "
-		       "ns_per_page=%.1f swapped_out=%lld device_events=%lld\n",
-		       workload, secs, have, listen, r, (unsigned long long)pages,
+		printf("hotpath workload=%s secs=%d mem_notify=%d listeners=%d slot=%d rep=%d "
+		       "pages=%llu ns_per_page=%.1f swapped_out=%lld device_events=%lld\n",
+		       workload, secs, have, listen, slot, r, (unsigned long long)pages,
 		       (double)t / (double)pages, vmstat_get("pswpout") - out0,
 		       have ? read_ll("/sys/kernel/mm/mem_notify/events") - ev0 : 0);
 	}
