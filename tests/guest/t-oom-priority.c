@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memory.oom.priority (patch 15): the file and its bad input, and the
+ * order of OOM kills it gives in a memcg OOM (siblings, nested cgroups,
+ * 0 = never while anything else is eligible, only 0 left) and in a global
+ * OOM, and its precedence with oom_score_adj -1000, vm.oom_victim and
+ * memory.oom.group.  Each scenario holds small tasks in some cgroups and
+ * ramps a big one in another until the OOM killer acts; the expected
+ * victim is waited for first, so a wrong choice shows as the expected
+ * victim surviving (the ramp, killed instead, takes the pressure away).
+ */
+#define _GNU_SOURCE
+#include "guestlib.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define WAIT_MS 60000
+#define OOM_VICTIM "/proc/sys/vm/oom_victim"
+
+static char top[600];	/* the scenario's memcg, memory.max 64M */
+
+/*
+ * mkdir @top/@rel with memory.oom.priority @prio (-1: leave the default);
+ * @parent: enable the memory controller for children (it then takes no
+ * tasks itself)
+ */
+static const char *mk(const char *rel, int prio, bool parent)
+{
+	static char path[8][700];
+	static int n;
+	char *p = path[n++ % 8], f[800], v[16];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", top, rel);
+	if (mkdir(p, 0755) < 0 && errno != EEXIST)
+		tap_bail("mkdir %s", p);
+	snprintf(f, sizeof(f), "%s/cgroup.subtree_control", p);
+	if (parent && write_file(f, "+memory") < 0)
+		tap_bail("enable the memory controller below %s", p);
+	if (prio >= 0) {
+		snprintf(f, sizeof(f), "%s/memory.oom.priority", p);
+		snprintf(v, sizeof(v), "%d", prio);
+		if (write_file(f, v) < 0)
+			tap_bail("write %s", f);
+	}
+	return p;
+}
+
+/* a hog in cgroup @cg: holds @mb (hold) or allocates until killed */
+static pid_t hog(const char *cg, int mb, const char *name, const char *adj, bool hold)
+{
+	char cmd[1024], line[64];
+	char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+	int ready = -1;
+	pid_t pid;
+
+	snprintf(cmd, sizeof(cmd), "echo $$ > %s/cgroup.procs && exec " GUEST_HOG
+		 " -m %d -n %s -a %s%s", cg, mb, name, adj, hold ? " -H" : "");
+	pid = spawn(argv, hold ? &ready : NULL);
+	if (pid < 0)
+		tap_bail("spawn %s", name);
+	if (hold) {
+		if (read_line_timeout(ready, line, sizeof(line), 30000) <= 0) {
+			tap_diag("%s did not get ready", name);
+			kill_reap(pid);
+			pid = -1;
+		}
+		close(ready);
+	}
+	return pid;
+}
+
+/* @pid was OOM-killed (SIGKILL) within WAIT_MS */
+static bool killed(pid_t pid, const char *what)
+{
+	int st = 0;
+
+	if (pid < 0)
+		return false;
+	if (wait_pid_timeout(pid, &st, WAIT_MS) < 0) {
+		tap_diag("%s still alive after %d ms", what, WAIT_MS);
+		kill_reap(pid);
+		return false;
+	}
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+}
+
+static bool alive(pid_t pid)
+{
+	return pid > 0 && waitpid(pid, NULL, WNOHANG) == 0;
+}
+
+/* remove @top's subtree (children first) after its tasks are gone */
+static void cleanup(const char *const rels[])
+{
+	char p[800];
+
+	for (int i = 0; rels[i]; i++) {
+		snprintf(p, sizeof(p), "%s/%s", top, rels[i]);
+		rmdir(p);
+	}
+}
+
+static void the_file(void)
+{
+	const char *cg = mk("file", -1, false);
+	char f[800], *v;
+	int bad = 0;
+	static const char *const inval[] = { "abc", "5x", "0x10", "\n" };
+	static const char *const range[] = { "1001", "-1", "99999999999" };
+
+	snprintf(f, sizeof(f), "%s/memory.oom.priority", cg);
+	v = read_file(f);
+	tap_ok(v && !strcmp(v, "500\n"), "memory.oom.priority exists, default 500 (%s)",
+	       v ? v : "absent");
+	free(v);
+	tap_ok(write_file(f, "900") == 0 && (v = read_file(f)) && !strcmp(v, "900\n"),
+	       "900 can be set and read back");
+	free(v);
+	tap_ok(write_file(f, "0") == 0 && write_file(f, "1000") == 0,
+	       "0 and 1000 (the range's ends) are accepted");
+	for (size_t i = 0; i < sizeof(inval) / sizeof(inval[0]); i++) {
+		int fd = open(f, O_WRONLY), e;
+		ssize_t w = fd < 0 ? -1 : write(fd, inval[i], strlen(inval[i]));
+
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		if (!(w < 0 && e == EINVAL)) {
+			tap_diag("'%s': %zd errno %d", inval[i], w, e);
+			bad++;
+		}
+	}
+	for (size_t i = 0; i < sizeof(range) / sizeof(range[0]); i++) {
+		int fd = open(f, O_WRONLY), e;
+		ssize_t w = fd < 0 ? -1 : write(fd, range[i], strlen(range[i]));
+
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		if (!(w < 0 && e == ERANGE)) {
+			tap_diag("'%s': %zd errno %d", range[i], w, e);
+			bad++;
+		}
+	}
+	v = read_file(f);
+	tap_ok(!bad && v && !strcmp(v, "1000\n"),
+	       "non-numbers fail with EINVAL, out of range with ERANGE, nothing changed (%s)",
+	       v ? v : "?");
+	free(v);
+	tap_ok(access("/sys/fs/cgroup/memory.oom.priority", F_OK) < 0 && errno == ENOENT,
+	       "the root cgroup has no memory.oom.priority");
+	rmdir(cg);
+}
+
+static void siblings(void)
+{
+	const char *hi = mk("hi", 900, false), *lo = mk("lo", 100, false);
+	pid_t small = hog(hi, 8, "mnp-small", "0", true), big = hog(lo, 200, "mnp-big", "0", false);
+
+	tap_ok(killed(small, "small"),
+	       "siblings: the small task in the sibling with priority 900 went first");
+	tap_ok(killed(big, "big"), "siblings: then the big one in the sibling with 100");
+	cleanup((const char *const[]){ "hi", "lo", NULL });
+}
+
+static void never(void)
+{
+	const char *nv = mk("never", 0, false), *lo = mk("lo", 1, false);
+	pid_t fat = hog(nv, 36, "mnp-fat", "0", true), big = hog(lo, 200, "mnp-big", "0", false);
+
+	tap_ok(killed(big, "big"), "0: the task in the sibling with 1 went, not the bigger one below 0");
+	tap_ok(alive(fat), "0: the task below 0 is alive");
+	kill_reap(fat);
+
+	/* nothing but tasks below 0: the badness chooses among them */
+	pid_t small = hog(nv, 8, "mnp-small", "0", true);
+
+	big = hog(nv, 200, "mnp-big", "0", false);
+	tap_ok(killed(big, "big"), "0 only: with nothing else eligible the biggest below 0 is killed");
+	tap_ok(alive(small), "0 only: the small one below 0 is alive");
+	kill_reap(small);
+	cleanup((const char *const[]){ "never", "lo", NULL });
+}
+
+static void nested(void)
+{
+	const char *a = mk("a", 800, true), *b = mk("b", 200, false);
+	const char *x = mk("a/x", 100, false), *y = mk("a/y", 900, false);
+	pid_t px = hog(x, 8, "mnp-x", "0", true), py = hog(y, 8, "mnp-y", "0", true);
+	pid_t big = hog(b, 200, "mnp-big", "0", false);
+
+	(void)a;
+	tap_ok(killed(py, "a/y"), "nested: a (800) before b (200), inside a y (900) before x: a/y first");
+	tap_ok(killed(px, "a/x"), "nested: then a/x");
+	tap_ok(killed(big, "big"), "nested: then the big task in b");
+	cleanup((const char *const[]){ "a/x", "a/y", "a", "b", NULL });
+}
+
+static void precedence(void)
+{
+	const char *hi = mk("hi", 1000, false), *lo = mk("lo", 1, false);
+	pid_t prot = hog(hi, 8, "mnp-prot", "-1000", true);
+	pid_t big = hog(lo, 200, "mnp-big", "0", false);
+
+	tap_ok(killed(big, "big"), "oom_score_adj -1000 stays absolute: the task in 1 went");
+	tap_ok(alive(prot), "the protected task in 1000 is alive");
+	kill_reap(prot);
+
+	/* vm.oom_victim first, then the priority */
+	if (write_file(OOM_VICTIM, "mnp-named") < 0)
+		tap_bail("set " OOM_VICTIM);
+	pid_t named = hog(lo, 8, "mnp-named", "0", true), other = hog(hi, 8, "mnp-hi", "0", true);
+
+	big = hog(lo, 200, "mnp-big", "0", false);
+	tap_ok(killed(named, "named"), "vm.oom_victim wins over the priority: the named task in 1 first");
+	tap_ok(killed(other, "hi"), "then the priority: the task in 1000 before the big one in 1");
+	tap_ok(killed(big, "big"), "then the big one");
+	write_file(OOM_VICTIM, "\n");
+
+	/* memory.oom.group kills the chosen task's whole group */
+	char f[800];
+
+	snprintf(f, sizeof(f), "%s/memory.oom.group", hi);
+	if (write_file(f, "1") < 0)
+		tap_bail("set %s", f);
+	pid_t g1 = hog(hi, 8, "mnp-g1", "0", true), g2 = hog(hi, 8, "mnp-g2", "0", true);
+
+	big = hog(lo, 200, "mnp-big", "0", false);
+	tap_ok(killed(g1, "g1") && killed(g2, "g2"),
+	       "memory.oom.group: both tasks of the group chosen by priority were killed");
+	tap_ok(killed(big, "big"), "then the big one");
+	cleanup((const char *const[]){ "hi", "lo", NULL });
+}
+
+/* a global OOM: no memory.max anywhere on the way */
+static void global(long long total_mb)
+{
+	const char *g = cg_make("mnp-global");
+	char hi[700], lo[700];
+
+	if (!g)
+		tap_bail("mkdir the global scenario's cgroup");
+	snprintf(top, sizeof(top), "%s", g);
+	snprintf(hi, sizeof(hi), "%s/cgroup.subtree_control", top);
+	if (write_file(hi, "+memory") < 0)
+		tap_bail("enable the memory controller below %s", top);
+	snprintf(hi, sizeof(hi), "%s", mk("hi", 900, false));
+	snprintf(lo, sizeof(lo), "%s", mk("lo", -1, false));
+
+	long long k0 = vmstat_get("oom_kill");
+	pid_t small = hog(hi, 8, "mnp-small", "0", true);
+	pid_t big = hog(lo, (int)(total_mb * 2), "mnp-big", "0", false);
+
+	tap_ok(killed(small, "small"), "global: the small task in 900 went first");
+	tap_ok(killed(big, "big"), "global: then the big one (default 500)");
+	tap_ok(vmstat_get("oom_kill") == k0 + 2, "global: exactly two OOM kills (%lld)",
+	       vmstat_get("oom_kill") - k0);
+	cleanup((const char *const[]){ "hi", "lo", NULL });
+	rmdir(top);
+}
+
+int main(void)
+{
+	long long total = meminfo_kb("MemTotal") / 1024;
+	const char *cg;
+	char f[800];
+
+	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK) < 0)
+		tap_bail("cgroup v2 is not mounted");
+	protect_self();
+	cg = cg_make("mnp-memcg");
+	if (!cg)
+		tap_bail("mkdir the memcg");
+	snprintf(top, sizeof(top), "%s", cg);
+	snprintf(f, sizeof(f), "%s/memory.max", top);
+	if (write_file(f, "64M") < 0)
+		tap_bail("set %s", f);
+	snprintf(f, sizeof(f), "%s/memory.swap.max", top);
+	write_file(f, "0");	/* absent without swap accounting */
+	snprintf(f, sizeof(f), "%s/cgroup.subtree_control", top);
+	if (write_file(f, "+memory") < 0)
+		tap_bail("enable the memory controller below %s", top);
+
+	long long k0 = vmstat_get("oom_kill");
+
+	the_file();
+	siblings();
+	never();
+	nested();
+	precedence();
+	snprintf(f, sizeof(f), "%s/memory.events", top);
+	tap_ok(kv_get(f, "oom_kill") == vmstat_get("oom_kill") - k0,
+	       "every kill so far was a memcg OOM kill of the scenario's cgroup (%lld)",
+	       kv_get(f, "oom_kill"));
+	rmdir(top);
+	global(total);
+	return tap_done();
+}
