@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mnotify-ctl: commands of the mem_notify netlink family.
+ * mnotify-ctl: commands of the mem_notify netlink family, and a cgroup's
+ * memory.oom.priority.
  */
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <mnotify/mnotify.h>
 #include "clicommon.h"
@@ -29,7 +32,14 @@ static const char usage_text[] =
 "                        in 1/1000 of a node's memory\n"
 "  set thresholds L M C  set them (1-1000, L > M > C; CAP_SYS_ADMIN)\n"
 "  zones                 each zone's pressure state and free pages\n"
+"  get oom-priority CGROUP    print the cgroup's memory.oom.priority\n"
+"  set oom-priority CGROUP N  set it: 0-1000, default 500; the OOM killer\n"
+"                        takes from the highest first, 0 only when nothing\n"
+"                        else is left (needs write access to the file)\n"
 "  stats                 event, loss, watcher and subscriber counters\n"
+"\n"
+"CGROUP is a cgroup v2 path as /proc/PID/cgroup shows it (/system.slice/x)\n"
+"or a directory under the cgroup2 mount (/sys/fs/cgroup/system.slice/x).\n"
 "\n"
 "Options:\n"
 "  -j, --json            print one JSON object per line\n"
@@ -192,6 +202,101 @@ static int cmd_stats(struct mnotify *h)
 	return 0;
 }
 
+/* where cgroup2 is mounted: from /proc/self/mounts, else /sys/fs/cgroup */
+static void cgroup2_mount(char *out, size_t len)
+{
+	char dev[256], dir[512], type[64];
+	FILE *f = fopen("/proc/self/mounts", "re");
+
+	snprintf(out, len, "/sys/fs/cgroup");
+	if (!f)
+		return;
+	while (fscanf(f, "%255s %511s %63s %*[^\n]", dev, dir, type) == 3)
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(out, len, "%s", dir);
+			break;
+		}
+	fclose(f);
+}
+
+/* @cg's memory.oom.priority file in @out; -1 if the path is too long */
+static int oom_priority_path(const char *cg, char *out, size_t len)
+{
+	char mnt[512];
+	size_t m;
+	int n;
+
+	cgroup2_mount(mnt, sizeof(mnt));
+	m = strlen(mnt);
+	if (!strncmp(cg, mnt, m) && (cg[m] == '/' || !cg[m]))
+		n = snprintf(out, len, "%s/memory.oom.priority", cg);
+	else
+		n = snprintf(out, len, "%s/%s/memory.oom.priority", mnt,
+			     cg + strspn(cg, "/"));
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+static int oom_priority_fail(const char *what, const char *cg, int err)
+{
+	const char *why = NULL;
+
+	if (err == ENOENT)
+		why = "no such cgroup, or no memory.oom.priority: it is the root, its parent "
+		      "does not enable the memory controller, or the kernel lacks it";
+	else if (err == ERANGE)
+		why = "the kernel takes 0 to 1000";
+	fprintf(stderr, "mnotify-ctl: %s %s: %s%s%s%s\n", what, cg, strerror(err),
+		why ? " (" : "", why ? why : "", why ? ")" : "");
+	return 1;
+}
+
+static int cmd_oom_priority(const char *cg, const char *value)
+{
+	const char *what = value ? "set oom-priority" : "get oom-priority";
+	char path[1024], buf[32], s[2048];
+	ssize_t n;
+	int fd;
+
+	if (oom_priority_path(cg, path, sizeof(path)))
+		return oom_priority_fail(what, cg, ENAMETOOLONG);
+	fd = open(path, (value ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
+	if (fd < 0)
+		return oom_priority_fail(what, cg, errno);
+	if (value) {
+		n = write(fd, value, strlen(value));
+		if (n < 0) {
+			int e = errno;
+
+			close(fd);
+			return oom_priority_fail(what, cg, e);
+		}
+		close(fd);
+		return 0;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0) {
+		int e = errno;
+
+		close(fd);
+		return oom_priority_fail(what, cg, e);
+	}
+	close(fd);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (json) {
+		cli_json_string(s, sizeof(s), cg);
+		printf("{\"cgroup\":%s,\"oom_priority\":%s}\n", s, buf);
+	} else {
+		printf("%s\n", buf);
+	}
+	return 0;
+}
+
+static bool is_oom_priority(const char *obj)
+{
+	return obj && (!strcmp(obj, "oom-priority") || !strcmp(obj, "oom_priority"));
+}
+
 static int usage_error(const char *msg)
 {
 	fprintf(stderr, "mnotify-ctl: %s\nTry 'mnotify-ctl --help'.\n", msg);
@@ -210,6 +315,7 @@ int main(int argc, char **argv)
 	struct mnotify *h;
 	const char *cmd, *obj = NULL;
 	int opt, nargs, err, ret;
+	char buf[24];
 
 	while ((opt = getopt_long(argc, argv, "+jhV", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -234,10 +340,30 @@ int main(int argc, char **argv)
 	if (nargs > 1)
 		obj = argv[optind + 1];
 
+	/* memory.oom.priority is a cgroup file: no netlink needed */
+	if ((!strcmp(cmd, "get") || !strcmp(cmd, "set")) && is_oom_priority(obj)) {
+		long v;
+
+		if (!strcmp(cmd, "get")) {
+			if (nargs != 3)
+				return usage_error("expected: get oom-priority CGROUP");
+			return cmd_oom_priority(argv[optind + 2], NULL);
+		}
+		if (nargs != 4)
+			return usage_error("expected: set oom-priority CGROUP N");
+		if (cli_parse_long(argv[optind + 3], 0, 1000, &v)) {
+			fprintf(stderr, "mnotify-ctl: set oom-priority: '%s' is not a number from 0 to 1000\n",
+				argv[optind + 3]);
+			return EXIT_USAGE;
+		}
+		snprintf(buf, sizeof(buf), "%ld", v);
+		return cmd_oom_priority(argv[optind + 2], buf);
+	}
+
 	/* check the command line before talking to the kernel */
 	if (!strcmp(cmd, "get")) {
 		if (nargs != 2 || (strcmp(obj, "oom_victim") && strcmp(obj, "thresholds")))
-			return usage_error("expected: get oom_victim|thresholds");
+			return usage_error("expected: get oom_victim|thresholds|oom-priority CGROUP");
 	} else if (!strcmp(cmd, "clear")) {
 		if (nargs != 2 || strcmp(obj, "oom_victim"))
 			return usage_error("expected: clear oom_victim");

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #define WAIT_MS 60000
+#define CTL "/usr/bin/mnotify-ctl"
 #define OOM_VICTIM "/proc/sys/vm/oom_victim"
 
 static char top[600];	/* the scenario's memcg, memory.max 64M */
@@ -157,6 +158,27 @@ static void the_file(void)
 	free(v);
 	tap_ok(access("/sys/fs/cgroup/memory.oom.priority", F_OK) < 0 && errno == ENOENT,
 	       "the root cgroup has no memory.oom.priority");
+
+	/* mnotify-ctl, with the path as /proc/PID/cgroup gives it */
+	char out[512], rel[700], *argv_set[] = { CTL, "set", "oom-priority", rel, "700", NULL };
+	char *argv_get[] = { CTL, "get", "oom-priority", rel, NULL };
+	char *argv_bad[] = { CTL, "set", "oom-priority", rel, "x", NULL };
+	int rc;
+
+	snprintf(rel, sizeof(rel), "%s", cg + strlen("/sys/fs/cgroup"));
+	rc = run(argv_set, out, sizeof(out));
+	tap_ok(rc == 0 && (v = read_file(f)) && !strcmp(v, "700\n"),
+	       "mnotify-ctl set oom-priority %s 700 (%d: %s)", rel, rc, out);
+	free(v);
+	rc = run(argv_get, out, sizeof(out));
+	tap_ok(rc == 0 && !strcmp(out, "700\n"), "mnotify-ctl get oom-priority: %s", out);
+	rc = run(argv_bad, out, sizeof(out));
+	tap_ok(rc == 2 && strstr(out, "'x' is not a number from 0 to 1000"),
+	       "mnotify-ctl: non-numeric value: exit 2: %s", out);
+	rc = run_as_nobody(argv_set, out, sizeof(out));
+	tap_ok(rc == 1 && strstr(out, "Permission denied") && (v = read_file(f)) &&
+	       !strcmp(v, "700\n"), "nobody: set oom-priority refused, unchanged: %s", out);
+	free(v);
 	rmdir(cg);
 }
 
