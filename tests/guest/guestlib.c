@@ -588,6 +588,21 @@ const char *cg_make(const char *name)
 	return path;
 }
 
+const char *cg_make_limited(const char *name, const char *max)
+{
+	const char *cg = cg_make(name);
+	char f[700];
+
+	if (!cg)
+		return NULL;
+	snprintf(f, sizeof(f), "%s/memory.max", cg);
+	if (write_file(f, max) < 0)
+		return NULL;
+	snprintf(f, sizeof(f), "%s/memory.swap.max", cg);
+	write_file(f, "0");	/* absent without swap accounting */
+	return cg;
+}
+
 /* is CONFIG_@opt =y in the kernel the harness built (its .config)? */
 bool kconfig_on(const char *opt)
 {

@@ -79,6 +79,11 @@ void feature_missing(const char *opt, const char *what);
 const char *cg_base(void);
 /* mkdir cgroup @name under cg_base(): its path (static buffer), NULL on error */
 const char *cg_make(const char *name);
+/*
+ * cg_make() with memory.max @max and no swap (memory.swap.max 0, where
+ * swap is accounted): a memcg for memcg OOM kills; NULL on error
+ */
+const char *cg_make_limited(const char *name, const char *max);
 /* run() as nobody in a child: its exit status, output in @out */
 int run_as_nobody(char *const argv[], char *out, size_t len);
 

@@ -174,17 +174,12 @@ int main(void)
 
 	/* memcg OOM (cgroup v2 memory.max) */
 	{
-		const char *cg = cg_make("mnt-oom");
+		const char *cg = cg_make_limited("mnt-oom", "48M");
 		char f[800];
 
 		if (!cg)
-			tap_bail("mkdir the memcg");
+			tap_bail("set up the memcg (memory.max 48M)");
 		snprintf(cg_path, sizeof(cg_path), "%s", cg);
-		snprintf(f, sizeof(f), "%s/memory.max", CG);
-		if (write_file(f, "48M") < 0)
-			tap_bail("set up memcg %s", CG);
-		snprintf(f, sizeof(f), "%s/memory.swap.max", CG);
-		write_file(f, "0");	/* absent without swap accounting */
 		named_first("memcg", CG, 200);
 		snprintf(f, sizeof(f), "%s/memory.events", CG);
 		tap_ok(kv_get(f, "oom_kill") == 2,
