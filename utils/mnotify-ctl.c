@@ -255,32 +255,23 @@ static int cmd_oom_priority(const char *cg, const char *value)
 	const char *what = value ? "set oom-priority" : "get oom-priority";
 	char path[1024], buf[32], s[2048];
 	ssize_t n;
-	int fd;
+	int fd, e;
 
 	if (oom_priority_path(cg, path, sizeof(path)))
 		return oom_priority_fail(what, cg, ENAMETOOLONG);
 	fd = open(path, (value ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0)
 		return oom_priority_fail(what, cg, errno);
-	if (value) {
+	if (value)
 		n = write(fd, value, strlen(value));
-		if (n < 0) {
-			int e = errno;
-
-			close(fd);
-			return oom_priority_fail(what, cg, e);
-		}
-		close(fd);
-		return 0;
-	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n < 0) {
-		int e = errno;
-
-		close(fd);
-		return oom_priority_fail(what, cg, e);
-	}
+	else
+		n = read(fd, buf, sizeof(buf) - 1);
+	e = errno;
 	close(fd);
+	if (n < 0)
+		return oom_priority_fail(what, cg, e);
+	if (value)
+		return 0;
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	if (json) {

@@ -19,7 +19,11 @@
 #define MN_THRESH_LOW 250
 #define MN_THRESH_MEDIUM 150
 #define MN_THRESH_CRITICAL 110
-#define MN_THRESH_DEFAULT "250 150 110"
+#define MN_STR_(x) #x
+#define MN_STR(x) MN_STR_(x)
+/* "250 150 110" */
+#define MN_THRESH_DEFAULT MN_STR(MN_THRESH_LOW) " " MN_STR(MN_THRESH_MEDIUM) " " \
+	MN_STR(MN_THRESH_CRITICAL)
 
 /* ---- TAP ---- */
 bool tap_ok(bool cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

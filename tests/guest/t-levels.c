@@ -201,7 +201,6 @@ static void print_events(const char *what, const struct log *l)
 	}
 }
 
-/* node 0's level name from the levels file, "" if absent */
 /* node 0's line of the levels file: name, headroom, thresholds (pages) */
 static bool sysfs_levels(char name[16], long long *hr, long long t[3])
 {
@@ -213,6 +212,7 @@ static bool sysfs_levels(char name[16], long long *hr, long long t[3])
 	return n == 6;
 }
 
+/* node 0's level name from the levels file, "" if absent */
 static void sysfs_level(char *out, size_t len)
 {
 	char name[16];
@@ -313,7 +313,8 @@ static void test_thresholds(struct mnotify *h)
 		tap_ok(rc == 0 && !strcmp(out, "200 100 30\n"), "nobody: get thresholds: %s", out);
 	}
 	{
-		char *argv[] = { CTL, "set", "thresholds", "250", "150", "110", NULL };
+		char *argv[] = { CTL, "set", "thresholds", MN_STR(MN_THRESH_LOW),
+				 MN_STR(MN_THRESH_MEDIUM), MN_STR(MN_THRESH_CRITICAL), NULL };
 
 		rc = run(argv, out, sizeof(out));
 		tap_ok(rc == 0 && thresholds_are(MN_THRESH_DEFAULT "\n"),

@@ -28,6 +28,25 @@
 
 static char top[600];	/* the scenario's memcg, memory.max 64M */
 
+/* let @cg's children have memory.* files (@cg then takes no tasks itself) */
+static void enable_memory_below(const char *cg)
+{
+	char f[800];
+
+	snprintf(f, sizeof(f), "%s/cgroup.subtree_control", cg);
+	if (write_file(f, "+memory") < 0)
+		tap_bail("enable the memory controller below %s", cg);
+}
+
+/* make @cg the scenario's top cgroup, its children with memory.* files */
+static void use_top(const char *cg, const char *what)
+{
+	if (!cg)
+		tap_bail("set up %s", what);
+	snprintf(top, sizeof(top), "%s", cg);
+	enable_memory_below(top);
+}
+
 /*
  * mkdir @top/@rel with memory.oom.priority @prio (-1: leave the default);
  * @parent: enable the memory controller for children (it then takes no
@@ -42,9 +61,8 @@ static const char *mk(const char *rel, int prio, bool parent)
 	snprintf(p, sizeof(path[0]), "%s/%s", top, rel);
 	if (mkdir(p, 0755) < 0 && errno != EEXIST)
 		tap_bail("mkdir %s", p);
-	snprintf(f, sizeof(f), "%s/cgroup.subtree_control", p);
-	if (parent && write_file(f, "+memory") < 0)
-		tap_bail("enable the memory controller below %s", p);
+	if (parent)
+		enable_memory_below(p);
 	if (prio >= 0) {
 		snprintf(f, sizeof(f), "%s/memory.oom.priority", p);
 		snprintf(v, sizeof(v), "%d", prio);
@@ -259,15 +277,9 @@ static void precedence(void)
 /* a global OOM: no memory.max anywhere on the way */
 static void global(long long total_mb)
 {
-	const char *g = cg_make("mnp-global");
 	char hi[700], lo[700];
 
-	if (!g)
-		tap_bail("mkdir the global scenario's cgroup");
-	snprintf(top, sizeof(top), "%s", g);
-	snprintf(hi, sizeof(hi), "%s/cgroup.subtree_control", top);
-	if (write_file(hi, "+memory") < 0)
-		tap_bail("enable the memory controller below %s", top);
+	use_top(cg_make("mnp-global"), "the global scenario's cgroup");
 	snprintf(hi, sizeof(hi), "%s", mk("hi", 900, false));
 	snprintf(lo, sizeof(lo), "%s", mk("lo", -1, false));
 
@@ -286,19 +298,12 @@ static void global(long long total_mb)
 int main(void)
 {
 	long long total = meminfo_kb("MemTotal") / 1024;
-	const char *cg;
 	char f[800];
 
 	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK) < 0)
 		tap_bail("cgroup v2 is not mounted");
 	protect_self();
-	cg = cg_make_limited("mnp-memcg", "64M");
-	if (!cg)
-		tap_bail("set up the memcg (memory.max 64M)");
-	snprintf(top, sizeof(top), "%s", cg);
-	snprintf(f, sizeof(f), "%s/cgroup.subtree_control", top);
-	if (write_file(f, "+memory") < 0)
-		tap_bail("enable the memory controller below %s", top);
+	use_top(cg_make_limited("mnp-memcg", "64M"), "the memcg (memory.max 64M)");
 
 	long long k0 = vmstat_get("oom_kill");
 
