@@ -470,7 +470,21 @@ static int dispatch_chardev(struct mnotify *h, mnotify_callback cb, void *arg)
 	n = read(h->chardev_fd, &rep, sizeof(rep));
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 		return 0;	/* acknowledged meanwhile (another reader) */
-	if (n == (ssize_t)sizeof(rep)) {
+	if (n == (ssize_t)sizeof(rep) &&
+	    (rep.flags & MEM_NOTIFY_REPORT_OOM_CHANGED)) {
+		/*
+		 * This process became, or is no longer, the OOM candidate.
+		 * A report that also tells of the pressure gives this event
+		 * only: the device tells the file again while it lasts.
+		 */
+		memset(&ev.u, 0, sizeof(ev.u));
+		ev.type = rep.flags & MEM_NOTIFY_REPORT_OOM_NEXT ?
+			  MNOTIFY_EVENT_OOM_CANDIDATE :
+			  MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR;
+		ev.u.oom.pid = ev.u.oom.tgid = (uint32_t)getpid();
+		ev.u.oom.uid = (uint32_t)getuid();
+		ev.seq = rep.event;
+	} else if (n == (ssize_t)sizeof(rep)) {
 		ev.seq = rep.event;
 		ev.u.zone.level = (int32_t)rep.level;
 	} else if (n >= 0) {
@@ -482,6 +496,13 @@ static int dispatch_chardev(struct mnotify *h, mnotify_callback cb, void *arg)
 	ev.timestamp_ns = now_ns();
 	ret = call(cb, &ev, arg, &delivered);
 	return ret < 0 ? ret : delivered;
+}
+
+MNOTIFY_EXPORT
+int mnotify_is_oom_candidate(const struct mnotify_event *ev)
+{
+	return ev && ev->type == MNOTIFY_EVENT_OOM_CANDIDATE &&
+	       ev->u.oom.tgid == (uint32_t)getpid();
 }
 
 static int dispatch_netlink(struct mnotify *h, mnotify_callback cb, void *arg)

@@ -64,6 +64,11 @@ static struct nla_policy mnotify_policy[MEM_NOTIFY_A_MAX + 1] = {
 	[MEM_NOTIFY_A_LOW_PERMILLE]	= { .type = NLA_U32 },
 	[MEM_NOTIFY_A_MEDIUM_PERMILLE]	= { .type = NLA_U32 },
 	[MEM_NOTIFY_A_CRITICAL_PERMILLE] = { .type = NLA_U32 },
+	[MEM_NOTIFY_A_OOM_REASON]	= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_CGROUP_ID]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_OOM_MEMCG_ID]	= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_PRIORITY_CGROUP_ID] = { .type = NLA_U64 },
+	[MEM_NOTIFY_A_OOM_PRIORITY]	= { .type = NLA_U32 },
 };
 
 /*
@@ -221,14 +226,20 @@ int mnotify__parse_event(const void *msg, size_t len, uint16_t family,
 				    MNOTIFY_ZONE_PRESSURE : MNOTIFY_ZONE_OK;
 		fill_level(&ev->u.zone, tb, cmd == MEM_NOTIFY_CMD_PRESSURE_ENTER);
 		break;
-	case MEM_NOTIFY_CMD_OOM_VICTIM: {
+	case MEM_NOTIFY_CMD_OOM_VICTIM:
+	case MEM_NOTIFY_CMD_OOM_CANDIDATE:
+	case MEM_NOTIFY_CMD_OOM_CANDIDATE_CLEAR: {
 		struct mnotify_oom *o = &ev->u.oom;
 
 		if (!HAS(tb, MEM_NOTIFY_A_SEQ, MEM_NOTIFY_A_TIMESTAMP,
 			 MEM_NOTIFY_A_PID, MEM_NOTIFY_A_TGID,
 			 MEM_NOTIFY_A_COMM))
 			return -EBADMSG;
-		ev->type = MNOTIFY_EVENT_OOM_VICTIM;
+		ev->type = cmd == MEM_NOTIFY_CMD_OOM_VICTIM ?
+			   MNOTIFY_EVENT_OOM_VICTIM :
+			   cmd == MEM_NOTIFY_CMD_OOM_CANDIDATE ?
+			   MNOTIFY_EVENT_OOM_CANDIDATE :
+			   MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR;
 		ev->group = MNOTIFY_GROUP_OOM;
 		o->pid = nla_get_u32(tb[MEM_NOTIFY_A_PID]);
 		o->tgid = nla_get_u32(tb[MEM_NOTIFY_A_TGID]);
@@ -243,6 +254,14 @@ int mnotify__parse_event(const void *msg, size_t len, uint16_t family,
 		o->constraint = get_u32_or(tb[MEM_NOTIFY_A_CONSTRAINT],
 					   MNOTIFY_CONSTRAINT_NONE);
 		o->pages = get_u64_or(tb[MEM_NOTIFY_A_PAGES], 0);
+		ev->why.reason = get_u32_or(tb[MEM_NOTIFY_A_OOM_REASON],
+					    MNOTIFY_OOM_REASON_BADNESS);
+		ev->why.priority = get_u32_or(tb[MEM_NOTIFY_A_OOM_PRIORITY], 0);
+		ev->why.cgroup_id = get_u64_or(tb[MEM_NOTIFY_A_CGROUP_ID], 0);
+		ev->why.oom_memcg_id =
+			get_u64_or(tb[MEM_NOTIFY_A_OOM_MEMCG_ID], 0);
+		ev->why.priority_cgroup_id =
+			get_u64_or(tb[MEM_NOTIFY_A_PRIORITY_CGROUP_ID], 0);
 		break;
 	}
 	default:
@@ -468,6 +487,8 @@ unsigned int mnotify__event_group(unsigned int type)
 	case MNOTIFY_EVENT_NODE_STATE:
 		return MNOTIFY_GROUP_PRESSURE;
 	case MNOTIFY_EVENT_OOM_VICTIM:
+	case MNOTIFY_EVENT_OOM_CANDIDATE:
+	case MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR:
 		return MNOTIFY_GROUP_OOM;
 	default:
 		return 0;
@@ -492,6 +513,10 @@ const char *mnotify_event_name(unsigned int type)
 		return "zone";
 	case MNOTIFY_EVENT_NODE_STATE:
 		return "node";
+	case MNOTIFY_EVENT_OOM_CANDIDATE:
+		return "candidate";
+	case MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR:
+		return "candidate-clear";
 	}
 	return "unknown";
 }
@@ -508,6 +533,22 @@ const char *mnotify_constraint_name(uint32_t constraint)
 
 	return constraint < sizeof(names) / sizeof(names[0]) ?
 	       names[constraint] : "unknown";
+}
+
+MNOTIFY_EXPORT
+const char *mnotify_oom_reason_name(uint32_t reason)
+{
+	static const char *const names[] = {
+		[MNOTIFY_OOM_REASON_BADNESS] = "badness",
+		[MNOTIFY_OOM_REASON_NAME] = "name",
+		[MNOTIFY_OOM_REASON_PRIORITY] = "priority",
+		[MNOTIFY_OOM_REASON_ORIGIN] = "origin",
+		[MNOTIFY_OOM_REASON_ALLOCATING] = "allocating",
+		[MNOTIFY_OOM_REASON_GROUP] = "group",
+	};
+
+	return reason < sizeof(names) / sizeof(names[0]) ?
+	       names[reason] : "unknown";
 }
 
 static const char *const level_names[] = {

@@ -9,10 +9,12 @@
  * mnotify_ext_ack() returns the kernel's explanation when it gave one.
  * No libnl type appears here.
  *
- * ABI: soname libmnotify-nl.so.1; symbol versions MNOTIFY_NL_1.0 and
- * MNOTIFY_NL_1.1 (mnotify_get_nodes(), MNOTIFY_EVENT_NODE_STATE); a
- * program that needs 1.1 checks MNOTIFY_NL_VERSION_MINOR at build time
- * and pkg-config --atleast-version 1.1 libmnotify-nl.  Structs
+ * ABI: soname libmnotify-nl.so.1; symbol versions MNOTIFY_NL_1.0,
+ * MNOTIFY_NL_1.1 (mnotify_get_nodes(), MNOTIFY_EVENT_NODE_STATE) and
+ * MNOTIFY_NL_1.2 (the OOM candidate events, struct mnotify_event.why,
+ * mnotify_is_oom_candidate(), mnotify_oom_reason_name()); a program that
+ * needs 1.x checks MNOTIFY_NL_VERSION_MINOR at build time and
+ * pkg-config --atleast-version 1.x libmnotify-nl.  Structs
  * grow only at their end, and each starts with a size:
  *  - structs the library fills for a callback (struct mnotify_event): the
  *    library sets ->size to the bytes it filled; a field is there if
@@ -48,7 +50,7 @@ extern "C" {
 
 /* the version of this header */
 #define MNOTIFY_NL_VERSION_MAJOR	1
-#define MNOTIFY_NL_VERSION_MINOR	1
+#define MNOTIFY_NL_VERSION_MINOR	2
 
 /* a field of a struct with a size member is present */
 #define MNOTIFY_HAS(p, field) \
@@ -71,6 +73,16 @@ enum mnotify_event_type {
 	MNOTIFY_EVENT_ZONE_STATE = 6,		/* u.zone, from mnotify_resync() */
 	MNOTIFY_EVENT_NODE_STATE = 7,		/* u.zone: a node's level, from
 						   mnotify_resync() (1.1) */
+	/*
+	 * 1.2, u.oom and why: while a node is at critical, the task the OOM
+	 * killer would choose now (when that changes), and the end of that
+	 * (another task is next, or the pressure fell below critical).
+	 * From the "oom" group: any task.  From a chardev handle: only this
+	 * process (u.oom.pid and tgid are getpid(), the rest 0), and then
+	 * give back everything you can.  See mnotify_is_oom_candidate().
+	 */
+	MNOTIFY_EVENT_OOM_CANDIDATE = 8,
+	MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR = 9,
 };
 
 /* zone status (struct mnotify_zone.status) */
@@ -129,6 +141,17 @@ enum mnotify_constraint {
 	MNOTIFY_CONSTRAINT_MEMCG = 3,
 };
 
+/* why the OOM killer chose a task (struct mnotify_oom_why.reason), 1.2 */
+enum mnotify_oom_reason {
+	MNOTIFY_OOM_REASON_BADNESS = 0,		/* the most badness points */
+	MNOTIFY_OOM_REASON_NAME = 1,		/* vm.oom_victim matched */
+	MNOTIFY_OOM_REASON_PRIORITY = 2,	/* memory.oom.priority decided */
+	MNOTIFY_OOM_REASON_ORIGIN = 3,		/* marked to go first (swapoff) */
+	MNOTIFY_OOM_REASON_ALLOCATING = 4,	/* vm.oom_kill_allocating_task */
+	MNOTIFY_OOM_REASON_GROUP = 5,		/* killed with memory.oom.group */
+};
+
+/* OOM_VICTIM and OOM_CANDIDATE*: the task (the victim, or the candidate) */
 struct mnotify_oom {
 	uint32_t pid;		/* thread killed */
 	uint32_t tgid;		/* its process */
@@ -140,6 +163,23 @@ struct mnotify_oom {
 	int32_t matched;	/* 1: vm.oom_victim chose it */
 	uint32_t constraint;	/* enum mnotify_constraint */
 	uint64_t pages;		/* expected to be freed */
+};
+
+/*
+ * Why the OOM killer chose the task of an OOM_VICTIM or OOM_CANDIDATE*
+ * event (1.2: MNOTIFY_HAS(ev, why); absent with an older library, and
+ * zero when the kernel did not say).  Cgroup ids are cgroup v2 ids, what
+ * name_to_handle_at() gives for the cgroup's directory (on 64-bit
+ * machines also its inode number); 0: not known.
+ */
+struct mnotify_oom_why {
+	uint32_t reason;		/* enum mnotify_oom_reason */
+	uint32_t priority;		/* reason PRIORITY: the deciding value */
+	uint64_t cgroup_id;		/* the task's memory cgroup */
+	uint64_t oom_memcg_id;		/* memcg OOM: the cgroup that ran out */
+	uint64_t priority_cgroup_id;	/* reason PRIORITY: the task's cgroup
+					   where the priority decided; 0: it
+					   sits in the OOMing scope itself */
 };
 
 /*
@@ -163,12 +203,13 @@ struct mnotify_event {
 	 * ZONE_STATE.
 	 */
 	uint64_t timestamp_ns;
-	/* last member: it grows at its end */
 	union {
 		struct mnotify_zone zone;
 		struct mnotify_oom oom;
 		struct mnotify_lost lost;
 	} u;
+	/* 1.2: OOM events; new members come after it */
+	struct mnotify_oom_why why;
 };
 
 /* a count the kernel did not give (struct mnotify_stats) */
@@ -214,8 +255,9 @@ int mnotify_open(struct mnotify **hp, unsigned int groups);
 
 /*
  * Open a handle on the character device (@path NULL: /dev/mem_notify).
- * Its events are MNOTIFY_EVENT_CHARDEV; commands still work (they use
- * netlink).
+ * Its events are MNOTIFY_EVENT_CHARDEV, and since 1.2
+ * MNOTIFY_EVENT_OOM_CANDIDATE and _CLEAR about this process; commands
+ * still work (they use netlink).
  */
 int mnotify_open_chardev(struct mnotify **hp, const char *path);
 
@@ -241,7 +283,9 @@ int mnotify_pending(const struct mnotify *h);
  * says this file was told, and reads (acknowledges) the device's report:
  * seq is the kernel's wake-up event number and u.zone.level the highest
  * level then (a kernel whose device has no read(): seq 0, level -1);
- * other fields are 0.
+ * other fields are 0.  A report saying that this process became, or is
+ * no longer, the OOM candidate is delivered as MNOTIFY_EVENT_OOM_CANDIDATE
+ * or _CLEAR instead (1.2).
  */
 int mnotify_dispatch(struct mnotify *h, mnotify_callback cb, void *arg);
 
@@ -300,11 +344,22 @@ const char *mnotify_ext_ack(const struct mnotify *h);
 
 /*
  * Names for printing: "enter", "exit", "oom", "chardev", "lost", "zone",
- * "node" (or "unknown").
+ * "node", and since 1.2 "candidate", "candidate-clear" (or "unknown").
  */
 const char *mnotify_event_name(unsigned int type);
 /* "none", "cpuset", "mempolicy", "memcg" (or "unknown") */
 const char *mnotify_constraint_name(uint32_t constraint);
+/*
+ * "badness", "name", "priority", "origin", "allocating", "group" (or
+ * "unknown").  Since 1.2.
+ */
+const char *mnotify_oom_reason_name(uint32_t reason);
+/*
+ * 1 if @ev says that this process is the task the OOM killer would
+ * choose now (MNOTIFY_EVENT_OOM_CANDIDATE naming getpid(), from the "oom"
+ * group or a chardev handle), else 0.  Since 1.2.
+ */
+int mnotify_is_oom_candidate(const struct mnotify_event *ev);
 /* "none", "low", "medium", "critical" (or "unknown") */
 const char *mnotify_level_name(int level);
 /* the level of a name above (or its number); -EINVAL if none */

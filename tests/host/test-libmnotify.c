@@ -216,6 +216,46 @@ static void test_events(void)
 	mb_oom(&m, 0);
 	tap_ok(parse(&m, &ev) == 0 && !ev.u.oom.has_points,
 	       "oom without POINTS (oom.group member): has_points 0");
+	tap_ok(MNOTIFY_HAS(&ev, why) && ev.why.reason == MNOTIFY_OOM_REASON_BADNESS &&
+	       !ev.why.cgroup_id && !ev.why.oom_memcg_id && !ev.why.priority_cgroup_id,
+	       "oom from a kernel that gives no reason: why present, badness, no cgroups");
+
+	/* 1.2: the reason and the cgroups */
+	mb_oom(&m, 1);
+	mb_u32(&m, MEM_NOTIFY_A_OOM_REASON, MEM_NOTIFY_OOM_REASON_PRIORITY);
+	mb_u64(&m, MEM_NOTIFY_A_CGROUP_ID, 0x100000123ULL);
+	mb_u64(&m, MEM_NOTIFY_A_OOM_MEMCG_ID, 77);
+	mb_u64(&m, MEM_NOTIFY_A_PRIORITY_CGROUP_ID, 88);
+	mb_u32(&m, MEM_NOTIFY_A_OOM_PRIORITY, 900);
+	seed(&m);
+	tap_ok(parse(&m, &ev) == 0 && ev.why.reason == MNOTIFY_OOM_REASON_PRIORITY &&
+	       ev.why.cgroup_id == 0x100000123ULL && ev.why.oom_memcg_id == 77 &&
+	       ev.why.priority_cgroup_id == 88 && ev.why.priority == 900,
+	       "oom with reason priority: cgroup ids (64-bit) and priority");
+	tap_ok(!strcmp(mnotify_oom_reason_name(MNOTIFY_OOM_REASON_GROUP), "group") &&
+	       !strcmp(mnotify_oom_reason_name(MNOTIFY_OOM_REASON_NAME), "name") &&
+	       !strcmp(mnotify_oom_reason_name(6), "unknown"), "reason names");
+
+	/* the candidate events: the OOM event's attributes, their own type */
+	mb_oom(&m, 1);
+	m.u.b[NLMSG_HDRLEN] = MEM_NOTIFY_CMD_OOM_CANDIDATE;	/* genlmsghdr.cmd */
+	mb_u32(&m, MEM_NOTIFY_A_OOM_REASON, MEM_NOTIFY_OOM_REASON_NAME);
+	seed(&m);
+	tap_ok(parse(&m, &ev) == 0 && ev.type == MNOTIFY_EVENT_OOM_CANDIDATE &&
+	       ev.group == MNOTIFY_GROUP_OOM && ev.u.oom.tgid == 210 &&
+	       ev.why.reason == MNOTIFY_OOM_REASON_NAME,
+	       "OOM_CANDIDATE parses: type candidate, group oom, tgid, reason");
+	tap_ok(mnotify_is_oom_candidate(&ev) == (getpid() == 210),
+	       "mnotify_is_oom_candidate(): another process's candidate is not us");
+	ev.u.oom.tgid = (uint32_t)getpid();
+	tap_ok(mnotify_is_oom_candidate(&ev) == 1 && mnotify_is_oom_candidate(NULL) == 0,
+	       "mnotify_is_oom_candidate(): ours is (and NULL is not)");
+	m.u.b[NLMSG_HDRLEN] = MEM_NOTIFY_CMD_OOM_CANDIDATE_CLEAR;
+	tap_ok(parse(&m, &ev) == 0 && ev.type == MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR &&
+	       !mnotify_is_oom_candidate(&ev) &&
+	       !strcmp(mnotify_event_name(ev.type), "candidate-clear") &&
+	       !strcmp(mnotify_event_name(MNOTIFY_EVENT_OOM_CANDIDATE), "candidate"),
+	       "OOM_CANDIDATE_CLEAR parses; names candidate, candidate-clear");
 }
 
 static void test_malformed(void)
@@ -465,6 +505,8 @@ static void test_seq(void)
 	       mnotify__seq_check(&last, 3, &missed) == 0 && last == 9,
 	       "duplicate and older (covered by a resync) are dropped");
 	tap_ok(mnotify__event_group(MNOTIFY_EVENT_OOM_VICTIM) == MNOTIFY_GROUP_OOM &&
+	       mnotify__event_group(MNOTIFY_EVENT_OOM_CANDIDATE) == MNOTIFY_GROUP_OOM &&
+	       mnotify__event_group(MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR) == MNOTIFY_GROUP_OOM &&
 	       mnotify__event_group(MNOTIFY_EVENT_PRESSURE_EXIT) == MNOTIFY_GROUP_PRESSURE &&
 	       mnotify__event_group(MNOTIFY_EVENT_CHARDEV) == 0, "event groups");
 	tap_ok(!strcmp(mnotify_event_name(MNOTIFY_EVENT_PRESSURE_ENTER), "enter") &&
@@ -498,6 +540,36 @@ static void test_chardev(void)
 	       ev.u.zone.level == MNOTIFY_LEVEL_MEDIUM && ev.u.zone.prev_level == -1 && ev.group == 0,
 	       "chardev: the report becomes one event (seq %llu level %d)",
 	       (unsigned long long)ev.seq, ev.u.zone.level);
+	mnotify_close(h);
+
+	/* reports with the OOM candidate's flags: typed events about us */
+	static const struct { uint32_t flags, type; int self; const char *what; } cand[] = {
+		{ MEM_NOTIFY_REPORT_OOM_NEXT | MEM_NOTIFY_REPORT_OOM_CHANGED,
+		  MNOTIFY_EVENT_OOM_CANDIDATE, 1, "NEXT | CHANGED: OOM_CANDIDATE, ours" },
+		{ MEM_NOTIFY_REPORT_OOM_CHANGED,
+		  MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR, 0, "CHANGED alone: OOM_CANDIDATE_CLEAR" },
+		{ MEM_NOTIFY_REPORT_OOM_NEXT, MNOTIFY_EVENT_CHARDEV, 0,
+		  "NEXT without CHANGED (already told): a plain CHARDEV" },
+	};
+	for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
+		rep.flags = cand[i].flags;
+		fd = open(path, O_WRONLY | O_TRUNC);
+		if (fd < 0 || write(fd, &rep, sizeof(rep)) != sizeof(rep))
+			tap_bail("temporary file");
+		close(fd);
+		memset(&ev, 0, sizeof(ev));
+		n = mnotify_open_chardev(&h, path) ? -1 : mnotify_dispatch(h, chardev_cb, &ev);
+		tap_ok(n == 1 && ev.type == cand[i].type && ev.group == 0 &&
+		       mnotify_is_oom_candidate(&ev) == cand[i].self &&
+		       (ev.type == MNOTIFY_EVENT_CHARDEV || ev.u.oom.tgid == (uint32_t)getpid()),
+		       "chardev report %s (%s)", cand[i].what, mnotify_event_name(ev.type));
+		mnotify_close(h);
+	}
+	rep.flags = 0;
+	if (mnotify_open_chardev(&h, path))
+		tap_bail("reopen");
+	memset(&ev, 0, sizeof(ev));
+	mnotify_dispatch(h, chardev_cb, &ev);
 	/* the file is at its end now, as an empty one: a short read */
 	n = mnotify_dispatch(h, chardev_cb, &ev);
 	tap_ok(n == -EIO, "chardev: a short report is -EIO (%d)", n);

@@ -32,7 +32,9 @@
  * @MEM_NOTIFY_CMD_OOM_VICTIM: event (group "oom"): the OOM killer killed
  *	a task.  SEQ, TIMESTAMP, PID, TGID, UID, COMM, POINTS (absent for a
  *	task killed with its memory cgroup's oom.group), OOM_SCORE_ADJ,
- *	MATCHED, CONSTRAINT, PAGES.
+ *	MATCHED, CONSTRAINT, PAGES, OOM_REASON, CGROUP_ID (with the memory
+ *	controller), OOM_MEMCG_ID (memcg OOMs), PRIORITY_CGROUP_ID and
+ *	OOM_PRIORITY (reason priority).
  * @MEM_NOTIFY_CMD_GET_OOM_VICTIM: get vm.oom_victim.  Reply: OOM_VICTIM.
  * @MEM_NOTIFY_CMD_SET_OOM_VICTIM: set vm.oom_victim to OOM_VICTIM (at
  *	most 15 bytes and a NUL, "" turns it off).  Needs CAP_SYS_ADMIN.
@@ -50,6 +52,13 @@
  *	and CRITICAL_PERMILLE.
  * @MEM_NOTIFY_CMD_SET_THRESHOLDS: set all three *_PERMILLE (all must be
  *	given, 1-1000, low > medium > critical).  Needs CAP_SYS_ADMIN.
+ * @MEM_NOTIFY_CMD_OOM_CANDIDATE: event (group "oom"): while a node is at
+ *	critical, the task the OOM killer would choose now, if that changed:
+ *	the attributes of OOM_VICTIM (CONSTRAINT none, POINTS always).
+ * @MEM_NOTIFY_CMD_OOM_CANDIDATE_CLEAR: event (group "oom"): the candidate
+ *	of the last OOM_CANDIDATE is no longer next (another task is, or no
+ *	node is at critical any more).  SEQ, TIMESTAMP, and the other
+ *	attributes of that OOM_CANDIDATE.
  * @__MEM_NOTIFY_CMD_MAX: internal
  * @MEM_NOTIFY_CMD_MAX: highest command
  */
@@ -65,6 +74,8 @@ enum mem_notify_cmd {
 	MEM_NOTIFY_CMD_GET_NODES,
 	MEM_NOTIFY_CMD_GET_THRESHOLDS,
 	MEM_NOTIFY_CMD_SET_THRESHOLDS,
+	MEM_NOTIFY_CMD_OOM_CANDIDATE,
+	MEM_NOTIFY_CMD_OOM_CANDIDATE_CLEAR,
 
 	__MEM_NOTIFY_CMD_MAX,
 	MEM_NOTIFY_CMD_MAX = __MEM_NOTIFY_CMD_MAX - 1
@@ -132,6 +143,20 @@ enum mem_notify_cmd {
  *	node's managed pages
  * @MEM_NOTIFY_A_MEDIUM_PERMILLE: u32, the same for medium
  * @MEM_NOTIFY_A_CRITICAL_PERMILLE: u32, the same for critical
+ * @MEM_NOTIFY_A_OOM_REASON: u32, enum mem_notify_oom_reason: why the OOM
+ *	killer chose this task
+ * @MEM_NOTIFY_A_CGROUP_ID: u64, the task's memory cgroup: the id of its
+ *	cgroup v2 directory (what name_to_handle_at() returns for it; on
+ *	64-bit machines also its inode number), taken when the event was
+ *	recorded
+ * @MEM_NOTIFY_A_OOM_MEMCG_ID: u64, in a memcg OOM (CONSTRAINT memcg), the
+ *	cgroup whose limit was reached, as CGROUP_ID
+ * @MEM_NOTIFY_A_PRIORITY_CGROUP_ID: u64, reason priority: the victim's
+ *	cgroup at the level of the hierarchy where memory.oom.priority
+ *	decided (absent: the victim sits in the OOMing scope itself)
+ * @MEM_NOTIFY_A_OOM_PRIORITY: u32, reason priority: that cgroup's
+ *	memory.oom.priority (500, the default, when PRIORITY_CGROUP_ID is
+ *	absent)
  * @__MEM_NOTIFY_A_MAX: internal
  * @MEM_NOTIFY_A_MAX: highest attribute
  */
@@ -179,6 +204,11 @@ enum mem_notify_attr {
 	MEM_NOTIFY_A_LOW_PERMILLE,
 	MEM_NOTIFY_A_MEDIUM_PERMILLE,
 	MEM_NOTIFY_A_CRITICAL_PERMILLE,
+	MEM_NOTIFY_A_OOM_REASON,
+	MEM_NOTIFY_A_CGROUP_ID,
+	MEM_NOTIFY_A_OOM_MEMCG_ID,
+	MEM_NOTIFY_A_PRIORITY_CGROUP_ID,
+	MEM_NOTIFY_A_OOM_PRIORITY,
 
 	__MEM_NOTIFY_A_MAX,
 	MEM_NOTIFY_A_MAX = __MEM_NOTIFY_A_MAX - 1
@@ -196,6 +226,29 @@ enum mem_notify_oom_constraint {
 	MEM_NOTIFY_OOM_CONSTRAINT_CPUSET,
 	MEM_NOTIFY_OOM_CONSTRAINT_MEMPOLICY,
 	MEM_NOTIFY_OOM_CONSTRAINT_MEMCG,
+};
+
+/**
+ * enum mem_notify_oom_reason - why the OOM killer chose its victim
+ * @MEM_NOTIFY_OOM_REASON_BADNESS: it had the most badness points of the
+ *	eligible tasks
+ * @MEM_NOTIFY_OOM_REASON_NAME: its name matched vm.oom_victim
+ * @MEM_NOTIFY_OOM_REASON_PRIORITY: memory.oom.priority put it before a
+ *	task with more points (PRIORITY_CGROUP_ID, OOM_PRIORITY say where)
+ * @MEM_NOTIFY_OOM_REASON_ORIGIN: it was marked to go first (swapoff, KSM
+ *	unmerging: oom_task_origin)
+ * @MEM_NOTIFY_OOM_REASON_ALLOCATING: vm.oom_kill_allocating_task: the
+ *	task that ran out
+ * @MEM_NOTIFY_OOM_REASON_GROUP: killed with the chosen victim because
+ *	the victim's memory cgroup has memory.oom.group set
+ */
+enum mem_notify_oom_reason {
+	MEM_NOTIFY_OOM_REASON_BADNESS,
+	MEM_NOTIFY_OOM_REASON_NAME,
+	MEM_NOTIFY_OOM_REASON_PRIORITY,
+	MEM_NOTIFY_OOM_REASON_ORIGIN,
+	MEM_NOTIFY_OOM_REASON_ALLOCATING,
+	MEM_NOTIFY_OOM_REASON_GROUP,
 };
 
 /**
@@ -217,21 +270,35 @@ enum mem_notify_level {
 /**
  * struct mem_notify_report - what read() of /dev/mem_notify returns
  * @event: the wake-up event that told this file, counting from 1 (the
- *	count is /sys/kernel/mm/mem_notify/events)
+ *	count is /sys/kernel/mm/mem_notify/events); 0 if only the OOM
+ *	candidate changed
  * @level: the highest level of any node when read() ran (an enum
  *	mem_notify_level: NONE if the pressure has ended since)
- * @reserved: zero
+ * @flags: MEM_NOTIFY_REPORT_*
  *
  * A told file polls readable until read() returns its report (or for at
- * most a second): poll itself changes nothing.  read() blocks until the
- * file is told unless the file is O_NONBLOCK (then EAGAIN); a buffer
- * shorter than the report is EINVAL.
+ * most a second): poll itself changes nothing.  The files of the process
+ * the OOM killer would choose now poll readable and with EPOLLPRI from
+ * the moment it became the candidate until read() returns that, and
+ * readable (without EPOLLPRI) again once it is no longer next.  read()
+ * blocks until the file is told unless the file is O_NONBLOCK (then
+ * EAGAIN); a buffer shorter than the report is EINVAL.
  */
 struct mem_notify_report {
 	__u64 event;
 	__u32 level;
-	__u32 reserved;
+	__u32 flags;
 };
+
+/*
+ * struct mem_notify_report.flags.  OOM_NEXT: the process that opened the
+ * file is the task the OOM killer would choose now.  OOM_CHANGED: this
+ * report is the first since OOM_NEXT changed (it became the candidate, or
+ * is no longer next).  The field was "reserved", always 0, before the
+ * candidate warning.
+ */
+#define MEM_NOTIFY_REPORT_OOM_NEXT	(1U << 0)
+#define MEM_NOTIFY_REPORT_OOM_CHANGED	(1U << 1)
 
 /*
  * ioctls of /dev/mem_notify (any open file, no privilege needed)
