@@ -53,10 +53,15 @@ static const char usage_text[] =
 "Lines: enter|exit node N zone Z free P high P threshold P seq S level L\n"
 "prev L|unknown headroom P (enter: the node's level changed to low, medium\n"
 "or critical, up or down; exit: back to none; zone is the node's highest);\n"
-"oom pid P tgid P uid U comm C points N adj N matched 0|1 constraint C\n"
-"pages P seq S (comm: bytes outside printable ASCII, space and backslash\n"
-"as \\xNN; JSON: \\u00NN); chardev [level L event N]; lost group G count\n"
-"N|unknown; zone ...\n"
+"oom|candidate|candidate-clear pid P tgid P uid U comm C points N adj N\n"
+"matched 0|1 constraint C pages P reason R cgroup ID [memcg ID]\n"
+"[priority N priority_cgroup ID] seq S (oom: a kill; candidate: while a\n"
+"node is at critical, the task the OOM killer would choose now; clear: it\n"
+"is no longer next; reason: badness, name, priority, origin, allocating or\n"
+"group; cgroup ids as name_to_handle_at() gives them; with --chardev only\n"
+"this process's own: candidate pid P; comm: bytes outside printable\n"
+"ASCII, space and backslash as \\xNN; JSON: \\u00NN); chardev [level L\n"
+"event N]; lost group G count N|unknown; zone ...\n"
 "status S.\n"
 "\n"
 "Exit status: 0 done (count reached, timeout without --count, SIGINT or\n"
@@ -143,17 +148,38 @@ static void print_text(const struct opts *o, const struct mnotify_event *ev)
 			       (unsigned long long)z->headroom);
 		printf("\n");
 		break;
+	case MNOTIFY_EVENT_OOM_CANDIDATE:
+	case MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR:
+		if (!ev->group) {	/* chardev: about this process only */
+			printf("%s pid %u\n", mnotify_event_name(ev->type),
+			       k->pid);
+			break;
+		}
+		/* fall through */
 	case MNOTIFY_EVENT_OOM_VICTIM:
 		cli_text_escape(comm, sizeof(comm), k->comm);
-		printf("oom pid %u tgid %u uid %u comm %s", k->pid, k->tgid,
-		       k->uid, comm);
+		printf("%s pid %u tgid %u uid %u comm %s",
+		       mnotify_event_name(ev->type), k->pid, k->tgid, k->uid,
+		       comm);
 		if (k->has_points)
 			printf(" points %lld", (long long)k->points);
-		printf(" adj %d matched %d constraint %s pages %llu seq %llu\n",
+		printf(" adj %d matched %d constraint %s pages %llu",
 		       k->oom_score_adj, k->matched,
 		       mnotify_constraint_name(k->constraint),
-		       (unsigned long long)k->pages,
-		       (unsigned long long)ev->seq);
+		       (unsigned long long)k->pages);
+		if (MNOTIFY_HAS(ev, why)) {
+			printf(" reason %s cgroup %llu",
+			       mnotify_oom_reason_name(ev->why.reason),
+			       (unsigned long long)ev->why.cgroup_id);
+			if (ev->why.oom_memcg_id)
+				printf(" memcg %llu", (unsigned long long)
+				       ev->why.oom_memcg_id);
+			if (ev->why.reason == MNOTIFY_OOM_REASON_PRIORITY)
+				printf(" priority %u priority_cgroup %llu",
+				       ev->why.priority, (unsigned long long)
+				       ev->why.priority_cgroup_id);
+		}
+		printf(" seq %llu\n", (unsigned long long)ev->seq);
 		break;
 	case MNOTIFY_EVENT_CHARDEV:
 		if (ev->u.zone.level >= 0)
@@ -219,6 +245,12 @@ static void print_json(const struct mnotify_event *ev)
 		       z->unreclaimable ? "true" : "false");
 		break;
 	case MNOTIFY_EVENT_OOM_VICTIM:
+	case MNOTIFY_EVENT_OOM_CANDIDATE:
+	case MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR:
+		if (!ev->group) {	/* chardev: about this process only */
+			printf(",\"pid\":%u,\"self\":true", k->pid);
+			break;
+		}
 		cli_json_string(s, sizeof(s), k->comm);
 		printf(",\"pid\":%u,\"tgid\":%u,\"uid\":%u,\"comm\":%s",
 		       k->pid, k->tgid, k->uid, s);
@@ -228,6 +260,18 @@ static void print_json(const struct mnotify_event *ev)
 		       k->oom_score_adj, k->matched ? "true" : "false",
 		       mnotify_constraint_name(k->constraint),
 		       (unsigned long long)k->pages);
+		if (!MNOTIFY_HAS(ev, why))
+			break;
+		printf(",\"reason\":\"%s\",\"cgroup_id\":%llu",
+		       mnotify_oom_reason_name(ev->why.reason),
+		       (unsigned long long)ev->why.cgroup_id);
+		if (ev->why.oom_memcg_id)
+			printf(",\"memcg_id\":%llu",
+			       (unsigned long long)ev->why.oom_memcg_id);
+		if (ev->why.reason == MNOTIFY_OOM_REASON_PRIORITY)
+			printf(",\"priority\":%u,\"priority_cgroup_id\":%llu",
+			       ev->why.priority,
+			       (unsigned long long)ev->why.priority_cgroup_id);
 		break;
 	case MNOTIFY_EVENT_LOST:
 		printf(",\"group\":\"%s\",\"count\":", group_name(ev->u.lost.group));
