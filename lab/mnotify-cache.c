@@ -6,9 +6,12 @@
  * critical, and by half again whenever it is told anew while it already
  * holds no more than the level allows (a netlink entry from none, every
  * wake-up of the device: the kernel tells again while pressure lasts);
- * it grows back when the level falls (after --regrow quiet seconds).  The level comes from the netlink "pressure" group, from
- * /dev/mem_notify (its MEM_NOTIFY_IOC_GET_LEVEL ioctl when it wakes),
- * from a PSI trigger (taken as critical), or from nowhere (baseline).
+ * it grows back when the level falls (after --regrow quiet seconds).
+ * The level comes from the netlink "pressure" group, from
+ * /dev/mem_notify (the report's level), from a PSI trigger (taken as
+ * critical), or from nowhere (baseline).  Told that it is the task the
+ * OOM killer would choose next (the device tells its own files; netlink's
+ * "oom" group, joined when allowed), it gives back everything at once.
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -47,9 +50,12 @@ static const char usage_text[] =
 "  -h, --help       this text\n"
 "  -V, --version    print the version and exit\n"
 "\n"
+"Told that it is the OOM killer's next choice (chardev; netlink when it may\n"
+"join the oom group, as root), it drops the whole cache at once.\n"
+"\n"
 "Prints \"ready MB\" once the cache is built and one line per change:\n"
-"\"dropped MB after SOURCE level L\" (MB given back), \"regrown MB\" (the size\n"
-"now).  SIGTERM exits 0.\n";
+"\"dropped MB after SOURCE level L\" (MB given back), \"dropped MB after\n"
+"SOURCE oom-candidate\", \"regrown MB\" (the size now).  SIGTERM exits 0.\n";
 
 static volatile sig_atomic_t done;
 
@@ -111,6 +117,7 @@ static size_t keep_mb(int level)
 
 static int level = -1;	/* from the last event of this batch; -1: none */
 static int fresh;	/* that event is a new notification, not a change */
+static int next;	/* this process is the OOM killer's next choice */
 
 static int on_event(const struct mnotify_event *ev, void *arg)
 {
@@ -139,6 +146,13 @@ static int on_event(const struct mnotify_event *ev, void *arg)
 	case MNOTIFY_EVENT_LOST:
 		/* do not know: be safe */
 		level = MNOTIFY_LEVEL_CRITICAL;
+		break;
+	case MNOTIFY_EVENT_OOM_CANDIDATE:
+		/* "you are next": everything, now */
+		if (mnotify_is_oom_candidate(ev)) {
+			next = 1;
+			level = MNOTIFY_LEVEL_CRITICAL;
+		}
 		break;
 	default:
 		break;
@@ -193,9 +207,12 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_term);
 	signal(SIGINT, on_term);
 
-	if (!strcmp(source, "netlink"))
-		err = mnotify_open(&h, MNOTIFY_GROUP_PRESSURE);
-	else if (!strcmp(source, "chardev"))
+	if (!strcmp(source, "netlink")) {
+		/* the oom group tells the candidate; it needs CAP_SYS_ADMIN */
+		err = mnotify_open(&h, MNOTIFY_GROUP_PRESSURE | MNOTIFY_GROUP_OOM);
+		if (err == -EPERM)
+			err = mnotify_open(&h, MNOTIFY_GROUP_PRESSURE);
+	} else if (!strcmp(source, "chardev"))
 		err = mnotify_open_chardev(&h, NULL);
 	else if (!strcmp(source, "psi")) {
 		/* what Android's lmkd uses for "some" pressure */
@@ -228,6 +245,7 @@ int main(int argc, char **argv)
 
 		level = -1;
 		fresh = 0;
+		next = 0;
 		if (n > 0 && h)
 			mnotify_dispatch(h, on_event, h);
 		else if (n > 0 && (p.revents & POLLPRI))
@@ -238,11 +256,17 @@ int main(int argc, char **argv)
 		/* told anew and already within the level: give back half */
 		if (fresh && level >= MNOTIFY_LEVEL_LOW && target >= cache_mb)
 			target = cache_mb / 2;
+		if (next)
+			target = 0;
 		if (target < cache_mb) {
 			size_t freed = shrink(target);
 
-			printf("dropped %zu after %s level %s\n", freed, source,
-			       mnotify_level_name(level));
+			if (next)
+				printf("dropped %zu after %s oom-candidate\n",
+				       freed, source);
+			else
+				printf("dropped %zu after %s level %s\n", freed,
+				       source, mnotify_level_name(level));
 			fflush(stdout);
 		}
 		if (level >= 0)
