@@ -603,6 +603,23 @@ const char *cg_make_limited(const char *name, const char *max)
 	return cg;
 }
 
+unsigned long long cg_id(const char *path)
+{
+	union {
+		struct file_handle fh;
+		char buf[sizeof(struct file_handle) + sizeof(unsigned long long)];
+	} h;
+	unsigned long long id;
+	int mnt;
+
+	h.fh.handle_bytes = sizeof(id);
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mnt, 0) < 0 ||
+	    h.fh.handle_bytes != sizeof(id))
+		return 0;
+	memcpy(&id, h.fh.f_handle, sizeof(id));
+	return id;
+}
+
 /* is CONFIG_@opt =y in the kernel the harness built (its .config)? */
 bool kconfig_on(const char *opt)
 {

@@ -88,6 +88,8 @@ const char *cg_make(const char *name);
  * swap is accounted): a memcg for memcg OOM kills; NULL on error
  */
 const char *cg_make_limited(const char *name, const char *max);
+/* the cgroup id of directory @path (name_to_handle_at()); 0 on error */
+unsigned long long cg_id(const char *path);
 /* run() as nobody in a child: its exit status, output in @out */
 int run_as_nobody(char *const argv[], char *out, size_t len);
 

@@ -8,6 +8,9 @@
  * ramps a big one in another until the OOM killer acts; the expected
  * victim is waited for first, so a wrong choice shows as the expected
  * victim surviving (the ramp, killed instead, takes the pressure away).
+ * Each kill's netlink event must say why (patch 16): reason priority with
+ * the deciding cgroup and value, name, group or badness, and the cgroup
+ * ids of the victim and of the memcg that ran out.
  */
 #define _GNU_SOURCE
 #include "guestlib.h"
@@ -22,11 +25,61 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <mnotify/mnotify.h>
+
 #define WAIT_MS 60000
 #define CTL "/usr/bin/mnotify-ctl"
 #define OOM_VICTIM "/proc/sys/vm/oom_victim"
 
 static char top[600];	/* the scenario's memcg, memory.max 64M */
+static struct mnotify *nl;	/* the "oom" group */
+static struct mnotify_event kills[128];
+static int nkills;
+
+static int collect(const struct mnotify_event *ev, void *arg)
+{
+	(void)arg;
+	if (ev->type == MNOTIFY_EVENT_OOM_VICTIM &&
+	    nkills < (int)(sizeof(kills) / sizeof(kills[0])))
+		kills[nkills++] = *ev;
+	return MNOTIFY_CB_OK;
+}
+
+/* the OOM event of @pid's kill (within 10 s), NULL if none came */
+static const struct mnotify_event *kill_event(pid_t pid)
+{
+	long long end = now_ms() + 10000;
+
+	for (;;) {
+		for (int i = 0; i < nkills; i++)
+			if (kills[i].u.oom.tgid == (uint32_t)pid)
+				return &kills[i];
+		if (now_ms() >= end || (mnotify_wait(nl, 200, collect, NULL) < 0 && errno != EINTR))
+			return NULL;
+	}
+}
+
+/*
+ * @pid's kill event says @reason; for priority also @cg and @prio; the
+ * victim's cgroup is @in, the memcg that ran out @memcg (NULL: global)
+ */
+static void why(pid_t pid, uint32_t reason, const char *cg, unsigned int prio,
+		const char *in, const char *memcg, const char *what)
+{
+	const struct mnotify_event *ev = kill_event(pid);
+	bool ok = ev && MNOTIFY_HAS(ev, why) && ev->why.reason == reason &&
+		  ev->why.cgroup_id == cg_id(in) &&
+		  ev->why.oom_memcg_id == (memcg ? cg_id(memcg) : 0);
+
+	if (ok && reason == MNOTIFY_OOM_REASON_PRIORITY)
+		ok = ev->why.priority == prio && ev->why.priority_cgroup_id == cg_id(cg);
+	tap_ok(ok, "%s: the event says reason %s (%s), priority %u cgroup %llu, victim in %llu, memcg %llu",
+	       what, mnotify_oom_reason_name(reason),
+	       ev ? mnotify_oom_reason_name(ev->why.reason) : "no event",
+	       ev ? ev->why.priority : 0, ev ? (unsigned long long)ev->why.priority_cgroup_id : 0ULL,
+	       ev ? (unsigned long long)ev->why.cgroup_id : 0ULL,
+	       ev ? (unsigned long long)ev->why.oom_memcg_id : 0ULL);
+}
 
 /* let @cg's children have memory.* files (@cg then takes no tasks itself) */
 static void enable_memory_below(const char *cg)
@@ -202,6 +255,8 @@ static void siblings(void)
 	tap_ok(killed(small, "small"),
 	       "siblings: the small task in the sibling with priority 900 went first");
 	tap_ok(killed(big, "big"), "siblings: then the big one in the sibling with 100");
+	why(small, MNOTIFY_OOM_REASON_PRIORITY, hi, 900, hi, top, "siblings, the small one");
+	why(big, MNOTIFY_OOM_REASON_BADNESS, NULL, 0, lo, top, "siblings, the big one (alone)");
 	cleanup((const char *const[]){ "hi", "lo", NULL });
 }
 
@@ -212,6 +267,7 @@ static void never(void)
 
 	tap_ok(killed(big, "big"), "0: the task in the sibling with 1 went, not the bigger one below 0");
 	tap_ok(alive(fat), "0: the task below 0 is alive");
+	why(big, MNOTIFY_OOM_REASON_PRIORITY, lo, 1, lo, top, "0");
 	kill_reap(fat);
 
 	/* nothing but tasks below 0: the badness chooses among them */
@@ -231,8 +287,8 @@ static void nested(void)
 	pid_t px = hog(x, 8, "mnp-x", "0", true), py = hog(y, 8, "mnp-y", "0", true);
 	pid_t big = hog(b, 200, "mnp-big", "0", false);
 
-	(void)a;
 	tap_ok(killed(py, "a/y"), "nested: a (800) before b (200), inside a y (900) before x: a/y first");
+	why(py, MNOTIFY_OOM_REASON_PRIORITY, a, 800, y, top, "nested, a/y (decided at a)");
 	tap_ok(killed(px, "a/x"), "nested: then a/x");
 	tap_ok(killed(big, "big"), "nested: then the big task in b");
 	cleanup((const char *const[]){ "a/x", "a/y", "a", "b", NULL });
@@ -255,6 +311,7 @@ static void precedence(void)
 
 	big = hog(lo, 200, "mnp-big", "0", false);
 	tap_ok(killed(named, "named"), "vm.oom_victim wins over the priority: the named task in 1 first");
+	why(named, MNOTIFY_OOM_REASON_NAME, NULL, 0, lo, top, "vm.oom_victim");
 	tap_ok(killed(other, "hi"), "then the priority: the task in 1000 before the big one in 1");
 	tap_ok(killed(big, "big"), "then the big one");
 	write_file(OOM_VICTIM, "\n");
@@ -270,6 +327,13 @@ static void precedence(void)
 	big = hog(lo, 200, "mnp-big", "0", false);
 	tap_ok(killed(g1, "g1") && killed(g2, "g2"),
 	       "memory.oom.group: both tasks of the group chosen by priority were killed");
+	const struct mnotify_event *e1 = kill_event(g1), *e2 = kill_event(g2);
+	uint32_t r1 = e1 ? e1->why.reason : 99, r2 = e2 ? e2->why.reason : 99;
+
+	tap_ok((r1 == MNOTIFY_OOM_REASON_PRIORITY && r2 == MNOTIFY_OOM_REASON_GROUP) ||
+	       (r2 == MNOTIFY_OOM_REASON_PRIORITY && r1 == MNOTIFY_OOM_REASON_GROUP),
+	       "memory.oom.group: one event says priority, the other group (%s, %s)",
+	       mnotify_oom_reason_name(r1), mnotify_oom_reason_name(r2));
 	tap_ok(killed(big, "big"), "then the big one");
 	cleanup((const char *const[]){ "hi", "lo", NULL });
 }
@@ -288,6 +352,7 @@ static void global(long long total_mb)
 	pid_t big = hog(lo, (int)(total_mb * 2), "mnp-big", "0", false);
 
 	tap_ok(killed(small, "small"), "global: the small task in 900 went first");
+	why(small, MNOTIFY_OOM_REASON_PRIORITY, hi, 900, hi, NULL, "global");
 	tap_ok(killed(big, "big"), "global: then the big one (default 500)");
 	tap_ok(vmstat_get("oom_kill") == k0 + 2, "global: exactly two OOM kills (%lld)",
 	       vmstat_get("oom_kill") - k0);
@@ -303,6 +368,8 @@ int main(void)
 	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK) < 0)
 		tap_bail("cgroup v2 is not mounted");
 	protect_self();
+	if (mnotify_open(&nl, MNOTIFY_GROUP_OOM))
+		tap_bail("join the oom group");
 	use_top(cg_make_limited("mnp-memcg", "64M"), "the memcg (memory.max 64M)");
 
 	long long k0 = vmstat_get("oom_kill");
@@ -318,5 +385,6 @@ int main(void)
 	       kv_get(f, "oom_kill"));
 	rmdir(top);
 	global(total);
+	mnotify_close(nl);
 	return tap_done();
 }

@@ -40,13 +40,16 @@ static int collect(const struct mnotify_event *ev, void *arg)
 {
 	struct col *c = arg;
 
-	switch (ev->type) {
-	case MNOTIFY_EVENT_OOM_VICTIM:
-		if (c->events && ev->seq != c->last_seq + 1)
+	/* the oom group numbers kills and OOM candidate events together */
+	if (ev->group == MNOTIFY_GROUP_OOM) {
+		if (c->last_seq && ev->seq != c->last_seq + 1)
 			c->gaps++;
-		if (!c->events)
+		if (!c->first_seq)
 			c->first_seq = ev->seq;
 		c->last_seq = ev->seq;
+	}
+	switch (ev->type) {
+	case MNOTIFY_EVENT_OOM_VICTIM:
 		if (c->events < KILLS * 2)
 			c->pids[c->events] = (pid_t)ev->u.oom.pid;
 		c->events++;

@@ -158,8 +158,8 @@ static void poll_and_read(void)
 	ev0 = events_now();
 	n = (int)read(a, &rep, sizeof(rep));
 	tap_ok(n == (int)sizeof(rep) && rep.event >= 1 && (long long)rep.event <= ev0 &&
-	       rep.level == MEM_NOTIFY_LEVEL_CRITICAL && rep.reserved == 0,
-	       "read() returns the report: %d bytes, event %llu of %lld, level %u",
+	       rep.level == MEM_NOTIFY_LEVEL_CRITICAL && rep.flags == 0,
+	       "read() returns the report: %d bytes, event %llu of %lld, level %u, flags 0 (never the OOM candidate: oom_score_adj -1000)",
 	       n, (unsigned long long)rep.event, ev0, rep.level);
 	bool after = readable_now(a);
 
