@@ -2,7 +2,7 @@
 /*
  * "You are next" (patch 17): while a node is at critical the kernel tells
  * the task the OOM killer would choose now.  Critical without a hog first
- * (thresholds 999 998 997, as in t-watchers): a 24 MB task is told (an
+ * (thresholds 999 998 997, as in t-watchers): a small task is told (an
  * OOM_CANDIDATE netlink event; its /dev/mem_notify file polls EPOLLPRI and
  * the library delivers MNOTIFY_EVENT_OOM_CANDIDATE), the warning moves to
  * a bigger task that appears (the first is told it is no longer next; the
@@ -34,6 +34,19 @@
 #define CHANGED MEM_NOTIFY_REPORT_OOM_CHANGED
 
 static struct mnotify *nl;
+
+/*
+ * The two watchers' sizes: 24 and 64 MB, less where MemAvailable is
+ * small (the debug kernel starts with about 75 MB): both must fit
+ * together with room to spare, or the OOM killer ends the test.
+ */
+static int small_mb = 24, big_mb = 64;
+
+/* a bail-out must not leave every node at critical for the next tests */
+static void thresholds_back(void)
+{
+	write_file(THRESH, MN_THRESH_DEFAULT "\n");
+}
 
 /* the "oom" group's events so far */
 static struct mnotify_event evs[256];
@@ -79,8 +92,10 @@ static void die(int out, const char *what)
  * A task that holds @mb and watches its own /dev/mem_notify file: with
  * @sig, by SIGIO with F_SETSIG (line "sig CODE flags F"); else by poll and
  * the library (line "poll REVENTS flags F type T self S").  "ready" first.
+ * With @go >= 0 it says "held" once it holds its memory and opens the
+ * device only when a byte arrives on @go.
  */
-static void watcher(int mb, bool sig, int out)
+static void watcher(int mb, bool sig, int go, int out)
 {
 	size_t len = (size_t)mb << 20;
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -94,6 +109,13 @@ static void watcher(int mb, bool sig, int out)
 	if (write_file("/proc/self/oom_score_adj", "0"))
 		die(out, "oom_score_adj 0");
 	memset(p, 0x5a, len);
+	if (go >= 0) {
+		char c;
+
+		dprintf(out, "held\n");
+		if (read(go, &c, 1) != 1)
+			die(out, "read the go byte");
+	}
 	if (sig) {
 		sigset_t set;
 
@@ -161,31 +183,57 @@ static void watcher(int mb, bool sig, int out)
 struct task {
 	pid_t pid;
 	int out;	/* its lines */
+	int go;		/* with @late, the byte that lets it open the device */
 	/* lines read but not asked for yet: its two files race */
 	char kept[32][128];
 	int nkept;
 };
 
-static struct task start(int mb, bool sig)
+/* @t printed @want next, within 30 s; bails out otherwise */
+static void expect_line(struct task *t, const char *want)
 {
-	struct task t = { .pid = -1, .out = -1 };
-	int p[2];
-	char line[64];
+	char line[64] = "";
 
-	if (pipe(p))
+	if (read_line_timeout(t->out, line, sizeof(line), 30000) <= 0 || strcmp(line, want))
+		tap_bail("watcher %d: expected %.*s, got '%s' (killed by the OOM killer?)",
+			 t->pid, (int)strlen(want) - 1, want, line);
+}
+
+/* a watcher; with @late it holds its memory but opens the device at go() */
+static struct task start(int mb, bool sig, bool late)
+{
+	struct task t = { .pid = -1, .out = -1, .go = -1 };
+	int p[2], g[2] = { -1, -1 };
+
+	if (pipe(p) || (late && pipe(g)))
 		tap_bail("pipe");
 	t.pid = fork();
 	if (t.pid < 0)
 		tap_bail("fork");
 	if (!t.pid) {
 		close(p[0]);
-		watcher(mb, sig, p[1]);
+		if (late)
+			close(g[1]);
+		watcher(mb, sig, g[0], p[1]);
 	}
 	close(p[1]);
 	t.out = p[0];
-	if (read_line_timeout(t.out, line, sizeof(line), 30000) <= 0 || strcmp(line, "ready\n"))
-		tap_bail("the %d MB watcher did not get ready: %s", mb, line);
+	if (late) {
+		close(g[0]);
+		t.go = g[1];
+		expect_line(&t, "held\n");
+	} else {
+		expect_line(&t, "ready\n");
+	}
 	return t;
+}
+
+/* let a late watcher open the device */
+static void go(struct task *t)
+{
+	if (write(t->go, "g", 1) != 1)
+		tap_bail("write the go byte");
+	expect_line(t, "ready\n");
 }
 
 /*
@@ -222,6 +270,8 @@ static void stop(struct task *t)
 {
 	kill_reap(t->pid);
 	close(t->out);
+	if (t->go >= 0)
+		close(t->go);
 }
 
 /* the cgroup of @pid, as a directory under /sys/fs/cgroup */
@@ -261,32 +311,40 @@ static void not_hogged(void)
 	int mark;
 	char f[800], v[32];
 
-	struct task a = start(24, false);
+	struct task a = start(small_mb, false, false);
 
 	mark = nevs;
 	if (write_file(THRESH, "999 998 997\n"))
 		tap_bail("write " THRESH);
 	c = wait_event(MNOTIFY_EVENT_OOM_CANDIDATE, a.pid, mark);
-	candidate(c, a.pid, MNOTIFY_OOM_REASON_BADNESS, "critical, a 24 MB task");
-	tap_ok(c && c->u.oom.pages >= 24 * 256, "its PAGES cover its 24 MB (%llu)",
-	       c ? (unsigned long long)c->u.oom.pages : 0ULL);
+	snprintf(f, sizeof(f), "critical, a %d MB task", small_mb);
+	candidate(c, a.pid, MNOTIFY_OOM_REASON_BADNESS, f);
+	tap_ok(c && c->u.oom.pages >= (uint64_t)small_mb * 256, "its PAGES cover its %d MB (%llu)",
+	       small_mb, c ? (unsigned long long)c->u.oom.pages : 0ULL);
 	tap_ok(said(&a, "poll pri flags 3"), "its file polls EPOLLPRI, read() has OOM_NEXT | OOM_CHANGED");
 	tap_ok(said(&a, "lib candidate self 1"),
 	       "the library delivers MNOTIFY_EVENT_OOM_CANDIDATE; mnotify_is_oom_candidate() says 1");
 
-	/* a bigger task appears: the warning moves */
-	struct task b = start(64, true);
+	/*
+	 * A bigger task appears: the warning moves.  It opens the device
+	 * only once it is the candidate: that file starts out told, and
+	 * O_ASYNC on it sends the signal at once.
+	 */
+	struct task b = start(big_mb, true, true);
 
 	mark = index_of(c) + 1;
 	x = wait_event(MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR, a.pid, mark);
 	c = wait_event(MNOTIFY_EVENT_OOM_CANDIDATE, b.pid, mark);
-	candidate(c, b.pid, MNOTIFY_OOM_REASON_BADNESS, "a 64 MB task appears");
+	snprintf(f, sizeof(f), "a %d MB task appears", big_mb);
+	candidate(c, b.pid, MNOTIFY_OOM_REASON_BADNESS, f);
 	tap_ok(x && c && x->seq < c->seq,
-	       "the 24 MB task's OOM_CANDIDATE_CLEAR comes first (seq %llu < %llu)",
+	       "the small task's OOM_CANDIDATE_CLEAR comes first (seq %llu < %llu)",
 	       x ? (unsigned long long)x->seq : 0ULL, c ? (unsigned long long)c->seq : 0ULL);
-	tap_ok(said(&a, "poll in flags 2"), "the 24 MB task's file: readable, no EPOLLPRI, OOM_CHANGED alone");
+	tap_ok(said(&a, "poll in flags 2"), "the small task's file: readable, no EPOLLPRI, OOM_CHANGED alone");
 	tap_ok(said(&a, "lib candidate-clear self 0"), "the library: MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR");
-	tap_ok(said(&b, "sig pri flags 3"), "the 64 MB task gets its signal with POLL_PRI, OOM_NEXT | OOM_CHANGED");
+	go(&b);
+	tap_ok(said(&b, "sig pri flags 3"),
+	       "the big task opens the device after it became the candidate: at O_ASYNC its signal with POLL_PRI, OOM_NEXT | OOM_CHANGED");
 
 	/* memory.oom.priority 1000 puts the small one first again */
 	const char *cg = cg_make("mnc-first");
@@ -300,14 +358,14 @@ static void not_hogged(void)
 	snprintf(v, sizeof(v), "%d", a.pid);
 	mark = index_of(c) + 1;
 	if (write_file(f, v))
-		tap_bail("move the 24 MB task");
+		tap_bail("move the small task");
 	c = wait_event(MNOTIFY_EVENT_OOM_CANDIDATE, a.pid, mark);
 	candidate(c, a.pid, MNOTIFY_OOM_REASON_PRIORITY, "its cgroup at memory.oom.priority 1000");
 	tap_ok(c && c->why.priority == 1000 && c->why.priority_cgroup_id == cg_id(cg),
 	       "the event says where: priority %u, cgroup %llu (= %llu)", c ? c->why.priority : 0,
 	       c ? (unsigned long long)c->why.priority_cgroup_id : 0ULL, cg_id(cg));
-	tap_ok(said(&b, "sig in flags 2"), "the 64 MB task: POLL_IN, OOM_CHANGED alone (no longer next)");
-	tap_ok(said(&a, "poll pri flags 3"), "the 24 MB task: EPOLLPRI again");
+	tap_ok(said(&b, "sig in flags 2"), "the big task: POLL_IN, OOM_CHANGED alone (no longer next)");
+	tap_ok(said(&a, "poll pri flags 3"), "the small task: EPOLLPRI again");
 
 	/* the level falls: cleared */
 	mark = index_of(c) + 1;
@@ -352,7 +410,17 @@ int main(void)
 {
 	int err;
 
+	long long avail = meminfo_kb("MemAvailable") / 1024;
+
 	protect_self();
+	if (avail / 8 < small_mb)
+		small_mb = avail / 8 > 4 ? (int)(avail / 8) : 4;
+	if (avail / 3 < big_mb)
+		big_mb = (int)(avail / 3);
+	if (big_mb < 2 * small_mb + 4)
+		tap_bail("MemAvailable %lld MB is too little for two watchers", avail);
+	printf("# MemAvailable %lld MB: watchers of %d and %d MB\n", avail, small_mb, big_mb);
+	atexit(thresholds_back);
 	err = mnotify_open(&nl, MNOTIFY_GROUP_OOM);
 	if (err)
 		tap_bail("mnotify_open(oom): %s", strerror(-err));

@@ -11,7 +11,7 @@ int main(void)
 	char mb[24];
 	char *argv[] = { GUEST_HOG, "-m", mb, "-a", "1000", NULL };
 	char *true_argv[] = { "/bin/true", NULL };
-	long long kills0, total;
+	long long kills0, total, avail0;
 	int st = 0;
 	pid_t pid;
 
@@ -20,6 +20,7 @@ int main(void)
 	total = meminfo_kb("MemTotal");
 	snprintf(mb, sizeof(mb), "%lld", total / 1024 * 2);
 	kills0 = vmstat_get("oom_kill");
+	avail0 = meminfo_kb("MemAvailable");
 
 	pid = spawn(argv, NULL);
 	if (pid < 0)
@@ -36,7 +37,9 @@ int main(void)
 	pid = spawn(true_argv, NULL);
 	tap_ok(pid > 0 && wait_pid_timeout(pid, &st, 30000) == 0 && WIFEXITED(st) &&
 	       WEXITSTATUS(st) == 0, "guest still runs new programs after the kill");
-	tap_ok(meminfo_kb("MemAvailable") > total / 2, "memory came back (MemAvailable %lld kB)",
-	       meminfo_kb("MemAvailable"));
+	/* not "half of MemTotal": the debug kernel has less than that to start with */
+	tap_ok(meminfo_kb("MemAvailable") >= avail0 * 3 / 4,
+	       "memory came back (MemAvailable %lld kB, %lld kB before the hog)",
+	       meminfo_kb("MemAvailable"), avail0);
 	return tap_done();
 }
