@@ -172,6 +172,15 @@ int main(void)
 		tap_bail("this boot has one NUMA node: t-numa-cpuset needs the two-node boot");
 	node1_mb = kv_get("/sys/devices/system/node/node1/meminfo", "Node 1 MemTotal:") / 1024;
 	tap_ok(node1_mb > 64, "two NUMA nodes, node 1 has %lld MB", node1_mb);
+	/*
+	 * the small task on node 0 must fit there: a cpuset OOM on node 0
+	 * with nothing killable in it panics the kernel
+	 */
+	long long node0_free = kv_get("/sys/devices/system/node/node0/meminfo",
+				      "Node 0 MemFree:") / 1024;
+	if (node0_free < 48)
+		tap_bail("node 0 has %lld MB free, the test needs 48: boot with more memory (MNOTIFY_NUMA_MEM)",
+			 node0_free);
 	protect_self();
 	if (mnotify_open(&nl, MNOTIFY_GROUP_OOM))
 		tap_bail("join the oom group");
