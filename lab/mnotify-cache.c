@@ -37,7 +37,7 @@
 #define MB (1024UL * 1024UL)
 
 static const char usage_text[] =
-"Usage: mnotify-cache [-s SOURCE] [-m MB] [-g SEC] [-n NAME]\n"
+"Usage: mnotify-cache [-s SOURCE] [-m MB] [-g SEC] [-n NAME] [-o]\n"
 "Hold MB megabytes of cache; trim it in proportion to the memory pressure\n"
 "level (low: keep 1/2, medium: 1/4, critical: none; told again while already\n"
 "within the level: give back half of what is left), grow it back to what\n"
@@ -47,6 +47,9 @@ static const char usage_text[] =
 "  -m, --mb MB      cache size [32]\n"
 "  -g, --regrow SEC regrow after SEC quiet seconds [0 = never]\n"
 "  -n, --name NAME  task name\n"
+"  -o, --oom-only   keep the whole cache whatever the level; drop it only\n"
+"                   when told it is the OOM candidate (a cache worth more than\n"
+"                   the memory, until the process would die for it)\n"
 "  -h, --help       this text\n"
 "  -V, --version    print the version and exit\n"
 "\n"
@@ -167,6 +170,7 @@ int main(int argc, char **argv)
 		{ "mb", required_argument, NULL, 'm' },
 		{ "regrow", required_argument, NULL, 'g' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "oom-only", no_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -175,10 +179,10 @@ int main(int argc, char **argv)
 	long mb = 32, regrow = 0;
 	struct mnotify *h = NULL;
 	uint64_t quiet_since;
-	int fd = -1, opt, err, cur = MNOTIFY_LEVEL_NONE;
+	int fd = -1, opt, err, cur = MNOTIFY_LEVEL_NONE, oom_only = 0;
 	size_t target;
 
-	while ((opt = getopt_long(argc, argv, "s:m:g:n:hV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:m:g:n:ohV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			source = optarg;
@@ -193,6 +197,9 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			prctl(PR_SET_NAME, optarg, 0, 0, 0);
+			break;
+		case 'o':
+			oom_only = 1;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -250,6 +257,11 @@ int main(int argc, char **argv)
 			mnotify_dispatch(h, on_event, h);
 		else if (n > 0 && (p.revents & POLLPRI))
 			level = MNOTIFY_LEVEL_CRITICAL;
+		/* --oom-only: the levels change nothing, "you are next" does */
+		if (oom_only && !next) {
+			level = -1;
+			fresh = 0;
+		}
 		if (level >= MNOTIFY_LEVEL_LOW)
 			quiet_since = cli_now_ns();
 		target = level >= 0 ? keep_mb(level) : cache_mb;

@@ -45,6 +45,7 @@ void chardev_ack(int fd);
 int psi_fd(const char *trigger);
 /* an eventfd signalled by cgroup v1 vmpressure at @level, or -1 */
 int vmpressure_fd(const char *level);
+int memcg_v2(void);
 
 /*
  * Scenarios that look like real machines: "noswap"; "zram", 128 MB of
@@ -59,6 +60,7 @@ int cmd_latency(const char *mech, int n);
 int cmd_lead(const char *scenario, long long rate, int runs);
 int cmd_fp(void);
 int cmd_avoid(const char *scenario, const char *src, int runs);
+int cmd_candidate(const char *scenario, const char *src, int runs);
 int cmd_hotpath(const char *workload, int secs, int reps, int listen);
 
 #endif

@@ -194,6 +194,24 @@ fail:
 	return -1;
 }
 
+/*
+ * Give the memory controller back to cgroup v2: unmount the v1 hierarchy
+ * (its root goes away asynchronously, so enabling "+memory" in v2 is
+ * retried for up to 10 s).  0, or -1 with errno.
+ */
+int memcg_v2(void)
+{
+	int i;
+
+	umount2(V1, MNT_DETACH);
+	for (i = 0; i < 100; i++) {
+		if (!write_file("/sys/fs/cgroup/cgroup.subtree_control", "+memory"))
+			return 0;
+		usleep(100000);
+	}
+	return -1;
+}
+
 /* the page-cache scenario's reader: streams /mnt/pc's files, paced */
 static pid_t reader = -1;
 

@@ -18,6 +18,7 @@ static const char usage_text[] =
 "       mnotify-bench lead noswap|zram|pagecache RATE_MB_S RUNS\n"
 "       mnotify-bench fp\n"
 "       mnotify-bench avoid noswap|zram|pagecache none|psi|chardev|netlink RUNS\n"
+"       mnotify-bench candidate noswap|zram|pagecache none|chardev|netlink RUNS\n"
 "       mnotify-bench hotpath alloc|reclaim SECONDS REPS LISTEN(0|1)\n"
 "\n"
 "  latency  N watchers of a mechanism through pressure episodes: kernel time\n"
@@ -29,6 +30,10 @@ static const char usage_text[] =
 "  fp       false positives of a streaming read, then a ramp into the cache\n"
 "  avoid    cooperating caches told by a source, a workload that needs their\n"
 "           memory, earlyoom running: OOM kills and earlyoom kills\n"
+"  candidate a cache that lets go only when told it is the OOM candidate\n"
+"           (memory.oom.priority 900), a workload that needs its memory: how\n"
+"           often the candidate named the victim, how long before the kill,\n"
+"           and the kills when the cache is told (none: the baseline)\n"
 "  hotpath  the hooks' cost on the page allocator and reclaim\n"
 "\n"
 "Environment: MNOTIFY_HOG (the hog, /tests/mnotify-hog), MNOTIFY_BENCH_EPISODES.\n"
@@ -59,6 +64,8 @@ int main(int argc, char **argv)
 		return cmd_fp();
 	if (argc == 5 && !strcmp(argv[1], "avoid"))
 		return cmd_avoid(argv[2], argv[3], atoi(argv[4]));
+	if (argc == 5 && !strcmp(argv[1], "candidate"))
+		return cmd_candidate(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 6 && !strcmp(argv[1], "hotpath"))
 		return cmd_hotpath(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
 	fputs(usage_text, stderr);
