@@ -111,7 +111,9 @@ int cmd_candidate(const char *scenario, const char *src, int runs)
 		/* the workload fits only if the cache goes (a 24 MB margin) */
 		avail0 = meminfo_kb("MemAvailable") / 1024;
 		snprintf(mb, sizeof(mb), "%lld", avail0 - 24 + meminfo_kb("SwapFree") / 1024 / 4);
-		snprintf(cmd, sizeof(cmd), "echo $$ > " CG "/cgroup.procs && exec " CACHE
+		/* killable: the guest's init is at -1000 and children inherit it */
+		snprintf(cmd, sizeof(cmd), "echo $$ > " CG "/cgroup.procs && "
+			 "echo 0 > /proc/$$/oom_score_adj && exec " CACHE
 			 " -o -m %d -n mnb-cache -s %s", CACHE_MB, src);
 		s.cache = spawn_out(cache_argv, &out, 0);
 		if (s.cache > 0 && read_line_timeout(out, line, sizeof(line), 30000) > 0 &&
