@@ -59,6 +59,28 @@
  *	of the last OOM_CANDIDATE is no longer next (another task is, or no
  *	node is at critical any more).  SEQ, TIMESTAMP, and the other
  *	attributes of that OOM_CANDIDATE.
+ * @MEM_NOTIFY_CMD_CGROUP_WATCH: watch the levels of one memory cgroup:
+ *	CGROUP_FD, an open cgroup v2 directory below the caller's cgroup
+ *	namespace root, with the memory controller, not the root; the
+ *	caller must be allowed to write its cgroup.procs (root, or the
+ *	owner of a delegated subtree).  Reply: a CGROUP_LEVEL with the
+ *	cgroup's state now.  From then on the kernel unicasts a
+ *	CGROUP_LEVEL to this socket at every change of the cgroup's level,
+ *	until CGROUP_UNWATCH, the cgroup's removal or the socket's close.
+ *	At most 1024 watches per socket.
+ * @MEM_NOTIFY_CMD_CGROUP_UNWATCH: end the watch of CGROUP_ID (or of the
+ *	cgroup CGROUP_FD) made by this socket.
+ * @MEM_NOTIFY_CMD_CGROUP_LEVEL: event (unicast to the watching socket),
+ *	reply to CGROUP_WATCH, and with NLM_F_DUMP one message per watch
+ *	(of every socket for a caller with CAP_SYS_ADMIN, else of the
+ *	requesting socket; cgroups outside the caller's cgroup namespace
+ *	left out): SEQ (per watch, from 1), TIMESTAMP,
+ *	CGROUP_ID, CGROUP_PATH, LEVEL, PREV_LEVEL, HEADROOM, USAGE, LIMIT,
+ *	THRESH_LOW, THRESH_MEDIUM, THRESH_CRITICAL, BINDING_CGROUP_ID and
+ *	BINDING_CGROUP_PATH (the cgroup whose limit is nearest: the watched
+ *	one or an ancestor; absent when no cgroup on the way up has a
+ *	limit: LEVEL is none), CGROUP_REMOVED (the last event of a watch
+ *	whose cgroup was removed).
  * @__MEM_NOTIFY_CMD_MAX: internal
  * @MEM_NOTIFY_CMD_MAX: highest command
  */
@@ -76,6 +98,9 @@ enum mem_notify_cmd {
 	MEM_NOTIFY_CMD_SET_THRESHOLDS,
 	MEM_NOTIFY_CMD_OOM_CANDIDATE,
 	MEM_NOTIFY_CMD_OOM_CANDIDATE_CLEAR,
+	MEM_NOTIFY_CMD_CGROUP_WATCH,
+	MEM_NOTIFY_CMD_CGROUP_UNWATCH,
+	MEM_NOTIFY_CMD_CGROUP_LEVEL,
 
 	__MEM_NOTIFY_CMD_MAX,
 	MEM_NOTIFY_CMD_MAX = __MEM_NOTIFY_CMD_MAX - 1
@@ -157,6 +182,23 @@ enum mem_notify_cmd {
  * @MEM_NOTIFY_A_OOM_PRIORITY: u32, reason priority: that cgroup's
  *	memory.oom.priority (500, the default, when PRIORITY_CGROUP_ID is
  *	absent)
+ * @MEM_NOTIFY_A_CGROUP_FD: u32, a file descriptor of an open cgroup v2
+ *	directory (CGROUP_WATCH, CGROUP_UNWATCH)
+ * @MEM_NOTIFY_A_CGROUP_PATH: string, the watched cgroup's path relative
+ *	to the watcher's cgroup namespace root, resolved when the event is
+ *	built
+ * @MEM_NOTIFY_A_USAGE: u64, pages charged to the binding cgroup
+ *	(memory.current)
+ * @MEM_NOTIFY_A_LIMIT: u64, the binding cgroup's limit in pages: the lower
+ *	of its memory.max and memory.high
+ * @MEM_NOTIFY_A_BINDING_CGROUP_ID: u64, as CGROUP_ID, the cgroup whose
+ *	limit decides the level: of the watched cgroup and its ancestors
+ *	with a limit, the one with the least headroom per page of limit
+ *	(of those, the one with the least headroom)
+ * @MEM_NOTIFY_A_BINDING_CGROUP_PATH: string, its path, as CGROUP_PATH
+ * @MEM_NOTIFY_A_CGROUP_REMOVED: u8, 1: the cgroup was removed, the watch
+ *	is over (LEVEL none)
+ * @MEM_NOTIFY_A_STATS_CGROUP_WATCHES: u32, cgroup watches of all sockets
  * @__MEM_NOTIFY_A_MAX: internal
  * @MEM_NOTIFY_A_MAX: highest attribute
  */
@@ -209,6 +251,14 @@ enum mem_notify_attr {
 	MEM_NOTIFY_A_OOM_MEMCG_ID,
 	MEM_NOTIFY_A_PRIORITY_CGROUP_ID,
 	MEM_NOTIFY_A_OOM_PRIORITY,
+	MEM_NOTIFY_A_CGROUP_FD,
+	MEM_NOTIFY_A_CGROUP_PATH,
+	MEM_NOTIFY_A_USAGE,
+	MEM_NOTIFY_A_LIMIT,
+	MEM_NOTIFY_A_BINDING_CGROUP_ID,
+	MEM_NOTIFY_A_BINDING_CGROUP_PATH,
+	MEM_NOTIFY_A_CGROUP_REMOVED,
+	MEM_NOTIFY_A_STATS_CGROUP_WATCHES,
 
 	__MEM_NOTIFY_A_MAX,
 	MEM_NOTIFY_A_MAX = __MEM_NOTIFY_A_MAX - 1
