@@ -50,6 +50,20 @@ struct rxbuf {
 	} u;
 };
 
+/*
+ * A datagram read from the event socket while a request made there waited
+ * for its ack (cgroup watches): delivered by mnotify_dispatch() before
+ * anything newer.  len 0: the socket overran meanwhile.
+ */
+struct dgram {
+	struct dgram *next;
+	size_t len;
+	union {
+		struct nlmsghdr hdr;
+		char buf[MNOTIFY_RECV_BUF];
+	} u;
+};
+
 struct mnotify {
 	struct nl_sock *ev_sock;	/* event groups; NULL for chardev */
 	struct nl_sock *cmd_sock;	/* commands, created on first use */
@@ -74,6 +88,8 @@ struct mnotify {
 	size_t ev_off, ev_len;
 	struct rxbuf *ev_rx;		/* events (netlink handles) */
 	struct rxbuf *cmd_rx;		/* command replies, on first use */
+	struct dgram *q_head, *q_tail;	/* queued datagrams, oldest first */
+	uint32_t ev_req_seq;		/* last request on the event socket */
 	char ext_ack[MNOTIFY_EXT_ACK_MAX];
 };
 
@@ -315,6 +331,12 @@ void mnotify_close(struct mnotify *h)
 		if (h->cmd_fd >= 0)
 			close(h->cmd_fd);
 	}
+	while (h->q_head) {
+		struct dgram *d = h->q_head;
+
+		h->q_head = d->next;
+		free(d);
+	}
 	free(h->ev_rx);
 	free(h->cmd_rx);
 	free(h);
@@ -331,7 +353,7 @@ int mnotify_fd(const struct mnotify *h)
 MNOTIFY_EXPORT
 int mnotify_pending(const struct mnotify *h)
 {
-	return h->have_held || h->ev_off < h->ev_len;
+	return h->have_held || h->ev_off < h->ev_len || h->q_head;
 }
 
 MNOTIFY_EXPORT
@@ -431,6 +453,11 @@ static int deliver_held(struct mnotify *h, mnotify_callback cb, void *arg,
 		if (mnotify__parse_event(nlh, nlh->nlmsg_len, h->family,
 					 &h->held))
 			continue;	/* not an event of ours: ignore */
+		/* a cgroup watch numbers its own events: nothing to check */
+		if (h->held.group == MNOTIFY_GROUP_CGROUP) {
+			h->have_held = 1;
+			continue;
+		}
 		gi = group_index(h->held.group);
 		if (!mnotify__seq_check(&h->last_seq[gi], h->held.seq, &missed))
 			continue;	/* covered by a resync */
@@ -515,6 +542,27 @@ static int dispatch_netlink(struct mnotify *h, mnotify_callback cb, void *arg)
 		ret = deliver_held(h, cb, arg, &delivered);
 		if (ret)
 			break;
+		if (h->q_head) {
+			struct dgram *d = h->q_head;
+			size_t len = d->len;
+
+			h->q_head = d->next;
+			if (!h->q_head)
+				h->q_tail = NULL;
+			if (len) {
+				memcpy(h->ev_rx->u.buf, d->u.buf, len);
+				h->ev_off = 0;
+				h->ev_len = len;
+			}
+			free(d);
+			if (len)
+				continue;
+			make_lost(&lost, h->groups, 0);
+			ret = call(cb, &lost, arg, &delivered);
+			if (ret)
+				break;
+			continue;
+		}
 		n = recv(fd, h->ev_rx->u.buf, sizeof(h->ev_rx->u.buf),
 			 MSG_DONTWAIT | MSG_TRUNC);
 		if (n < 0) {
@@ -916,4 +964,173 @@ int mnotify_set_thresholds(struct mnotify *h,
 		return err;
 	return transact(h, MEM_NOTIFY_CMD_SET_THRESHOLDS, 0, put_thresholds,
 			&r, NULL, NULL);
+}
+
+/*
+ * Cgroup watches belong to the socket that made them and their events
+ * come to it: their requests go on the event socket.  Send one and read
+ * until its ack (or, for a dump, its end), queueing every datagram read
+ * meanwhile whole for mnotify_dispatch(): events, the reply (a
+ * CGROUP_STATE), dump messages; the acks among them are not events and
+ * are skipped there.  Returns 0 or -errno (extack text in h->ext_ack);
+ * *@nreplies: messages of the reply other than the ack.
+ */
+static int ev_transact(struct mnotify *h, uint8_t cmd, int dump,
+		       put_attrs_fn put, const void *put_arg, int *nreplies)
+{
+	uint64_t deadline = now_ns() + MNOTIFY_CMD_TIMEOUT_MS * 1000000ull;
+	struct nlmsghdr *req;
+	struct nl_msg *msg;
+	int err = 0, replies = 0;
+	uint32_t seq;
+	ssize_t sent;
+
+	h->ext_ack[0] = '\0';
+	if (h->chardev_fd >= 0 || h->ev_fd < 0)
+		return -EOPNOTSUPP;
+	msg = nlmsg_alloc();
+	if (!msg)
+		return -ENOMEM;
+	/* apart from the command socket's numbers; never 0 (0: an event) */
+	seq = ++h->ev_req_seq | 0x80000000u;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, seq, h->family, 0,
+			 NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0),
+			 cmd, MEM_NOTIFY_GENL_VERSION) ||
+	    (put && put(msg, put_arg) < 0)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	req = nlmsg_hdr(msg);
+	do {
+		sent = send(h->ev_fd, req, req->nlmsg_len, 0);
+	} while (sent < 0 && errno == EINTR);
+	err = sent < 0 ? -errno : 0;
+	nlmsg_free(msg);
+	if (err)
+		return err;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = h->ev_fd, .events = POLLIN };
+		uint64_t now = now_ns();
+		struct nlmsghdr *nlh;
+		struct dgram *d;
+		int r, rem, done = 0;
+		ssize_t n;
+
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		r = poll(&pfd, 1, (int)((deadline - now) / 1000000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return -ETIMEDOUT;
+		d = malloc(sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		d->next = NULL;
+		n = recv(h->ev_fd, d->u.buf, sizeof(d->u.buf),
+			 MSG_DONTWAIT | MSG_TRUNC);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN ||
+			      errno == EWOULDBLOCK)) {
+			free(d);
+			continue;
+		}
+		if (n < 0 && errno != ENOBUFS) {
+			err = -errno;
+			free(d);
+			return err;
+		}
+		/* ENOBUFS, or too big: a LOST at its place in the queue */
+		d->len = n < 0 || (size_t)n > sizeof(d->u.buf) ? 0 : (size_t)n;
+		rem = (int)d->len;
+		for (nlh = &d->u.hdr; nlmsg_ok(nlh, rem);
+		     nlh = nlmsg_next(nlh, &rem)) {
+			int error;
+
+			if (nlh->nlmsg_seq != seq)
+				continue;
+			if (nlh->nlmsg_type != NLMSG_DONE &&
+			    nlh->nlmsg_type != NLMSG_ERROR) {
+				replies++;
+				continue;
+			}
+			r = mnotify__parse_ack(nlh, nlh->nlmsg_len, &error,
+					       h->ext_ack, sizeof(h->ext_ack));
+			if (r)
+				error = r;
+			if (error > 0)
+				error = -error;
+			if (error || !dump || nlh->nlmsg_type == NLMSG_DONE) {
+				err = error;
+				done = 1;
+			}
+		}
+		if (h->q_tail)
+			h->q_tail->next = d;
+		else
+			h->q_head = d;
+		h->q_tail = d;
+		if (done) {
+			if (nreplies)
+				*nreplies = replies;
+			return err;
+		}
+	}
+}
+
+static int put_cgroup_fd(struct nl_msg *msg, const void *arg)
+{
+	return nla_put_u32(msg, MEM_NOTIFY_A_CGROUP_FD, *(const int *)arg);
+}
+
+static int put_cgroup_id(struct nl_msg *msg, const void *arg)
+{
+	return nla_put_u64(msg, MEM_NOTIFY_A_CGROUP_ID, *(const uint64_t *)arg);
+}
+
+MNOTIFY_EXPORT
+int mnotify_watch_cgroup(struct mnotify *h, int dirfd)
+{
+	int err;
+
+	if (dirfd < 0)
+		return -EBADF;
+	err = ev_transact(h, MEM_NOTIFY_CMD_CGROUP_WATCH, 0, put_cgroup_fd,
+			  &dirfd, NULL);
+	/* a kernel without the command: "unknown command" */
+	return err;
+}
+
+MNOTIFY_EXPORT
+int mnotify_watch_cgroup_path(struct mnotify *h, const char *path)
+{
+	int fd, err;
+
+	h->ext_ack[0] = '\0';
+	if (!path)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = mnotify_watch_cgroup(h, fd);
+	close(fd);
+	return err;
+}
+
+MNOTIFY_EXPORT
+int mnotify_unwatch_cgroup(struct mnotify *h, uint64_t cgroup_id)
+{
+	return ev_transact(h, MEM_NOTIFY_CMD_CGROUP_UNWATCH, 0, put_cgroup_id,
+			   &cgroup_id, NULL);
+}
+
+MNOTIFY_EXPORT
+int mnotify_get_cgroups(struct mnotify *h)
+{
+	int n = 0, err;
+
+	err = ev_transact(h, MEM_NOTIFY_CMD_CGROUP_LEVEL, 1, NULL, NULL, &n);
+	return err ? err : n;
 }

@@ -69,6 +69,14 @@ static struct nla_policy mnotify_policy[MEM_NOTIFY_A_MAX + 1] = {
 	[MEM_NOTIFY_A_OOM_MEMCG_ID]	= { .type = NLA_U64 },
 	[MEM_NOTIFY_A_PRIORITY_CGROUP_ID] = { .type = NLA_U64 },
 	[MEM_NOTIFY_A_OOM_PRIORITY]	= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_CGROUP_FD]	= { .type = NLA_U32 },
+	[MEM_NOTIFY_A_CGROUP_PATH]	= { .type = NLA_STRING },
+	[MEM_NOTIFY_A_USAGE]		= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_LIMIT]		= { .type = NLA_U64 },
+	[MEM_NOTIFY_A_BINDING_CGROUP_ID] = { .type = NLA_U64 },
+	[MEM_NOTIFY_A_BINDING_CGROUP_PATH] = { .type = NLA_STRING },
+	[MEM_NOTIFY_A_CGROUP_REMOVED]	= { .type = NLA_U8 },
+	[MEM_NOTIFY_A_STATS_CGROUP_WATCHES] = { .type = NLA_U32 },
 };
 
 /*
@@ -264,6 +272,42 @@ int mnotify__parse_event(const void *msg, size_t len, uint16_t family,
 			get_u64_or(tb[MEM_NOTIFY_A_PRIORITY_CGROUP_ID], 0);
 		break;
 	}
+	case MEM_NOTIFY_CMD_CGROUP_LEVEL: {
+		const struct nlmsghdr *nlh = msg;
+		struct mnotify_cgroup *c = &ev->cgroup;
+
+		if (!HAS(tb, MEM_NOTIFY_A_SEQ, MEM_NOTIFY_A_TIMESTAMP,
+			 MEM_NOTIFY_A_CGROUP_ID, MEM_NOTIFY_A_LEVEL))
+			return -EBADMSG;
+		/* a reply (to a watch, of a dump) has its request's seq */
+		ev->type = nlh->nlmsg_seq ? MNOTIFY_EVENT_CGROUP_STATE :
+			   MNOTIFY_EVENT_CGROUP_LEVEL;
+		ev->group = MNOTIFY_GROUP_CGROUP;
+		c->id = nla_get_u64(tb[MEM_NOTIFY_A_CGROUP_ID]);
+		c->level = (int32_t)nla_get_u32(tb[MEM_NOTIFY_A_LEVEL]);
+		c->prev_level = ev->type == MNOTIFY_EVENT_CGROUP_STATE ?
+				c->level :
+				(int32_t)get_u32_or(tb[MEM_NOTIFY_A_PREV_LEVEL],
+						    UINT32_MAX);
+		c->removed = tb[MEM_NOTIFY_A_CGROUP_REMOVED] &&
+			     nla_get_u8(tb[MEM_NOTIFY_A_CGROUP_REMOVED]);
+		c->has_limit = tb[MEM_NOTIFY_A_BINDING_CGROUP_ID] != NULL;
+		c->headroom = get_u64_or(tb[MEM_NOTIFY_A_HEADROOM], 0);
+		c->usage = get_u64_or(tb[MEM_NOTIFY_A_USAGE], 0);
+		c->limit = get_u64_or(tb[MEM_NOTIFY_A_LIMIT], 0);
+		c->thresh_low = get_u64_or(tb[MEM_NOTIFY_A_THRESH_LOW], 0);
+		c->thresh_medium = get_u64_or(tb[MEM_NOTIFY_A_THRESH_MEDIUM], 0);
+		c->thresh_critical =
+			get_u64_or(tb[MEM_NOTIFY_A_THRESH_CRITICAL], 0);
+		c->binding_id = get_u64_or(tb[MEM_NOTIFY_A_BINDING_CGROUP_ID], 0);
+		if (tb[MEM_NOTIFY_A_CGROUP_PATH])
+			get_string(c->path, sizeof(c->path),
+				   tb[MEM_NOTIFY_A_CGROUP_PATH]);
+		if (tb[MEM_NOTIFY_A_BINDING_CGROUP_PATH])
+			get_string(c->binding_path, sizeof(c->binding_path),
+				   tb[MEM_NOTIFY_A_BINDING_CGROUP_PATH]);
+		break;
+	}
 	default:
 		return -ENOMSG;
 	}
@@ -347,6 +391,9 @@ int mnotify__parse_stats(const void *msg, size_t len, uint16_t family,
 			   MNOTIFY_UNKNOWN);
 	st->oom_subscribers =
 		get_u32_or(tb[MEM_NOTIFY_A_STATS_OOM_SUBSCRIBERS],
+			   MNOTIFY_UNKNOWN);
+	st->cgroup_watches =
+		get_u32_or(tb[MEM_NOTIFY_A_STATS_CGROUP_WATCHES],
 			   MNOTIFY_UNKNOWN);
 	return 0;
 }
@@ -490,6 +537,9 @@ unsigned int mnotify__event_group(unsigned int type)
 	case MNOTIFY_EVENT_OOM_CANDIDATE:
 	case MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR:
 		return MNOTIFY_GROUP_OOM;
+	case MNOTIFY_EVENT_CGROUP_LEVEL:
+	case MNOTIFY_EVENT_CGROUP_STATE:
+		return MNOTIFY_GROUP_CGROUP;
 	default:
 		return 0;
 	}
@@ -517,6 +567,10 @@ const char *mnotify_event_name(unsigned int type)
 		return "candidate";
 	case MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR:
 		return "candidate-clear";
+	case MNOTIFY_EVENT_CGROUP_LEVEL:
+		return "cgroup";
+	case MNOTIFY_EVENT_CGROUP_STATE:
+		return "cgroup-state";
 	}
 	return "unknown";
 }

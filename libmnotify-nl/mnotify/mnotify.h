@@ -12,7 +12,10 @@
  * ABI: soname libmnotify-nl.so.1; symbol versions MNOTIFY_NL_1.0,
  * MNOTIFY_NL_1.1 (mnotify_get_nodes(), MNOTIFY_EVENT_NODE_STATE) and
  * MNOTIFY_NL_1.2 (the OOM candidate events, struct mnotify_event.why,
- * mnotify_is_oom_candidate(), mnotify_oom_reason_name()); a program that
+ * mnotify_is_oom_candidate(), mnotify_oom_reason_name()) and
+ * MNOTIFY_NL_1.3 (levels per memory cgroup: mnotify_watch_cgroup() and
+ * friends, struct mnotify_event.cgroup, mnotify_stats.cgroup_watches); a
+ * program that
  * needs 1.x checks MNOTIFY_NL_VERSION_MINOR at build time and
  * pkg-config --atleast-version 1.x libmnotify-nl.  Structs
  * grow only at their end, and each starts with a size:
@@ -50,7 +53,7 @@ extern "C" {
 
 /* the version of this header */
 #define MNOTIFY_NL_VERSION_MAJOR	1
-#define MNOTIFY_NL_VERSION_MINOR	2
+#define MNOTIFY_NL_VERSION_MINOR	3
 
 /* a field of a struct with a size member is present */
 #define MNOTIFY_HAS(p, field) \
@@ -59,6 +62,11 @@ extern "C" {
 /* groups for mnotify_open() */
 #define MNOTIFY_GROUP_PRESSURE	(1u << 0)	/* node level changes */
 #define MNOTIFY_GROUP_OOM	(1u << 1)	/* OOM kills; CAP_SYS_ADMIN */
+/*
+ * 1.3, struct mnotify_event.group of the events of cgroup watches
+ * (mnotify_watch_cgroup()); not a multicast group: not for mnotify_open()
+ */
+#define MNOTIFY_GROUP_CGROUP	(1u << 2)
 
 #define MNOTIFY_ZONE_NAME_MAX	32
 #define MNOTIFY_COMM_MAX	16	/* TASK_COMM_LEN */
@@ -83,6 +91,16 @@ enum mnotify_event_type {
 	 */
 	MNOTIFY_EVENT_OOM_CANDIDATE = 8,
 	MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR = 9,
+	/*
+	 * 1.3, ev->cgroup: a watched cgroup's level changed (seq: the
+	 * watch's own sequence number, from 1; a gap: events were lost) ...
+	 */
+	MNOTIFY_EVENT_CGROUP_LEVEL = 10,
+	/*
+	 * ... or its state now: the reply to mnotify_watch_cgroup() and each
+	 * watch listed by mnotify_get_cgroups() (prev_level = level)
+	 */
+	MNOTIFY_EVENT_CGROUP_STATE = 11,
 };
 
 /* zone status (struct mnotify_zone.status) */
@@ -192,6 +210,37 @@ struct mnotify_lost {
 	uint64_t count;		/* events missed; 0 = unknown (socket overrun) */
 };
 
+/* bytes of a cgroup path in struct mnotify_cgroup, the NUL included */
+#define MNOTIFY_CGROUP_PATH_MAX	512
+
+/*
+ * A watched memory cgroup's level (1.3: MNOTIFY_HAS(ev, cgroup)), as
+ * for a node but against a limit: the watched cgroup's or an
+ * ancestor's, the lower of memory.max and memory.high.  Pages
+ * throughout.  Paths are relative to the watcher's cgroup namespace
+ * (cut to MNOTIFY_CGROUP_PATH_MAX - 1 bytes; "" when the kernel gave
+ * none); ids are cgroup v2 ids as in struct mnotify_oom_why.
+ */
+struct mnotify_cgroup {
+	uint64_t id;			/* the watched cgroup */
+	int32_t level;			/* enum mnotify_level */
+	int32_t prev_level;		/* the level before */
+	uint32_t removed;		/* 1: it was removed, the watch is over */
+	uint32_t has_limit;		/* 0: no limit on the way up (level
+					   none); the fields below are 0 */
+	uint64_t headroom;		/* below the binding limit, with half
+					   the page cache and of what swap
+					   could take */
+	uint64_t usage;			/* the binding cgroup's memory.current */
+	uint64_t limit;			/* its limit */
+	uint64_t thresh_low;		/* a level is entered at or below */
+	uint64_t thresh_medium;
+	uint64_t thresh_critical;
+	uint64_t binding_id;		/* the cgroup whose limit binds */
+	char path[MNOTIFY_CGROUP_PATH_MAX];
+	char binding_path[MNOTIFY_CGROUP_PATH_MAX];
+};
+
 struct mnotify_event {
 	uint32_t size;		/* bytes the library filled: MNOTIFY_HAS() */
 	uint32_t type;		/* enum mnotify_event_type */
@@ -208,8 +257,10 @@ struct mnotify_event {
 		struct mnotify_oom oom;
 		struct mnotify_lost lost;
 	} u;
-	/* 1.2: OOM events; new members come after it */
+	/* 1.2: OOM events */
 	struct mnotify_oom_why why;
+	/* 1.3: CGROUP_LEVEL, CGROUP_STATE; new members come after it */
+	struct mnotify_cgroup cgroup;
 };
 
 /* a count the kernel did not give (struct mnotify_stats) */
@@ -227,6 +278,8 @@ struct mnotify_stats {
 	/* sockets in each group: MNOTIFY_UNKNOWN without CAP_SYS_ADMIN */
 	uint32_t pressure_subscribers;
 	uint32_t oom_subscribers;
+	/* 1.3: cgroup watches of all sockets; MNOTIFY_UNKNOWN: an older kernel */
+	uint32_t cgroup_watches;
 };
 
 struct mnotify;
@@ -339,12 +392,42 @@ int mnotify_get_thresholds(struct mnotify *h, struct mnotify_thresholds *t,
 int mnotify_set_thresholds(struct mnotify *h,
 			   const struct mnotify_thresholds *t, size_t size);
 
+/*
+ * Levels per memory cgroup (1.3).  Watch a cgroup v2 directory: @dirfd
+ * open on it (O_RDONLY | O_DIRECTORY), or its @path.  The cgroup must
+ * have the memory controller, not be the root, be inside the caller's
+ * cgroup namespace, and the caller must be its manager (may write its
+ * cgroup.procs: root, or the owner of a delegated subtree).  Its events
+ * come to this handle (MNOTIFY_EVENT_CGROUP_LEVEL, group
+ * MNOTIFY_GROUP_CGROUP), the first being its state now
+ * (MNOTIFY_EVENT_CGROUP_STATE) at the next mnotify_dispatch(); a handle
+ * opened with no group is enough.  The watch ends with
+ * mnotify_unwatch_cgroup(), mnotify_close() or the cgroup's removal (a
+ * last CGROUP_LEVEL with removed 1).  0 or -errno with an ext ack:
+ * -EBADF not a cgroup v2 directory, -ENOENT outside the cgroup
+ * namespace, -EACCES not its manager, -EINVAL the root or no memory
+ * controller, -EEXIST watched already, -ENOSPC 1024 watches on this
+ * handle, -EOPNOTSUPP a chardev handle or a kernel without them.
+ */
+int mnotify_watch_cgroup(struct mnotify *h, int dirfd);
+int mnotify_watch_cgroup_path(struct mnotify *h, const char *path);
+/* End this handle's watch of the cgroup with this id (ev->cgroup.id). */
+int mnotify_unwatch_cgroup(struct mnotify *h, uint64_t cgroup_id);
+/*
+ * Ask for the state of each watch: every watch of every socket for a
+ * caller with CAP_SYS_ADMIN, else this handle's; they arrive as
+ * MNOTIFY_EVENT_CGROUP_STATE at the next mnotify_dispatch().  Returns
+ * their number or -errno.
+ */
+int mnotify_get_cgroups(struct mnotify *h);
+
 /* The kernel's extended ack message of the last failed command, or "". */
 const char *mnotify_ext_ack(const struct mnotify *h);
 
 /*
  * Names for printing: "enter", "exit", "oom", "chardev", "lost", "zone",
- * "node", and since 1.2 "candidate", "candidate-clear" (or "unknown").
+ * "node", since 1.2 "candidate", "candidate-clear", since 1.3 "cgroup",
+ * "cgroup-state" (or "unknown").
  */
 const char *mnotify_event_name(unsigned int type);
 /* "none", "cpuset", "mempolicy", "memcg" (or "unknown") */

@@ -993,6 +993,178 @@ static void test_commands(void)
 	pair_close(&p);
 }
 
+/* a CGROUP_LEVEL message: an event (seq 0) or a reply (its request's seq) */
+static void mb_cgroup(struct mb *m, uint32_t nlseq, uint64_t seq, uint32_t level,
+		      uint32_t prev, int limited, int removed)
+{
+	mb_init(m, FAM, MEM_NOTIFY_CMD_CGROUP_LEVEL);
+	m->u.hdr.nlmsg_seq = nlseq;
+	mb_u64(m, MEM_NOTIFY_A_SEQ, seq);
+	mb_u64(m, MEM_NOTIFY_A_TIMESTAMP, 1000 + seq);
+	mb_u64(m, MEM_NOTIFY_A_CGROUP_ID, 4242);
+	mb_str(m, MEM_NOTIFY_A_CGROUP_PATH, "/a/b");
+	mb_u32(m, MEM_NOTIFY_A_LEVEL, level);
+	mb_u32(m, MEM_NOTIFY_A_PREV_LEVEL, prev);
+	if (removed)
+		mb_u8(m, MEM_NOTIFY_A_CGROUP_REMOVED, 1);
+	if (!limited)
+		return;
+	mb_u64(m, MEM_NOTIFY_A_HEADROOM, 3000);
+	mb_u64(m, MEM_NOTIFY_A_USAGE, 5192);
+	mb_u64(m, MEM_NOTIFY_A_LIMIT, 8192);
+	mb_u64(m, MEM_NOTIFY_A_THRESH_LOW, 2048);
+	mb_u64(m, MEM_NOTIFY_A_THRESH_MEDIUM, 1228);
+	mb_u64(m, MEM_NOTIFY_A_THRESH_CRITICAL, 901);
+	mb_u64(m, MEM_NOTIFY_A_BINDING_CGROUP_ID, 4241);
+	mb_str(m, MEM_NOTIFY_A_BINDING_CGROUP_PATH, "/a");
+}
+
+struct cg_seen {
+	int n;
+	struct mnotify_event ev[8];
+};
+
+static int cg_cb(const struct mnotify_event *ev, void *arg)
+{
+	struct cg_seen *s = arg;
+
+	if (s->n < 8)
+		s->ev[s->n] = *ev;
+	s->n++;
+	return MNOTIFY_CB_OK;
+}
+
+/* the request the library wrote on the event socket: its command */
+static int read_request(int fd, int *has_fd, int *has_id)
+{
+	struct mb m;
+	ssize_t n = recv(fd, m.u.b, sizeof(m.u.b), MSG_DONTWAIT);
+	const struct genlmsghdr *g = (const void *)(m.u.b + NLMSG_HDRLEN);
+	size_t off = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	*has_fd = *has_id = 0;
+	if (n < (ssize_t)off || m.u.hdr.nlmsg_type != FAM)
+		return -1;
+	while (off + NLA_HDRLEN <= (size_t)n) {
+		const struct nlattr *a = (const void *)(m.u.b + off);
+
+		if (a->nla_len < NLA_HDRLEN)
+			break;
+		*has_fd |= a->nla_type == MEM_NOTIFY_A_CGROUP_FD;
+		*has_id |= a->nla_type == MEM_NOTIFY_A_CGROUP_ID;
+		off += NLA_ALIGN(a->nla_len);
+	}
+	return g->cmd;
+}
+
+/* 1.3: cgroup watches, parsed and over the event socket */
+static void test_cgroups(void)
+{
+	struct dgram d = { .len = 0 };
+	struct mnotify_event ev;
+	struct cg_seen s = { 0 };
+	struct pair p;
+	struct mb m;
+	int n, hf, hi, cmd;
+
+	mb_cgroup(&m, 0, 7, MNOTIFY_LEVEL_MEDIUM, MNOTIFY_LEVEL_LOW, 1, 0);
+	tap_ok(parse(&m, &ev) == 0 && ev.type == MNOTIFY_EVENT_CGROUP_LEVEL &&
+	       ev.group == MNOTIFY_GROUP_CGROUP && ev.seq == 7 && MNOTIFY_HAS(&ev, cgroup) &&
+	       ev.cgroup.id == 4242 && ev.cgroup.level == 2 && ev.cgroup.prev_level == 1 &&
+	       ev.cgroup.has_limit && ev.cgroup.limit == 8192 && ev.cgroup.usage == 5192 &&
+	       ev.cgroup.headroom == 3000 && ev.cgroup.thresh_critical == 901 &&
+	       ev.cgroup.binding_id == 4241 && !strcmp(ev.cgroup.path, "/a/b") &&
+	       !strcmp(ev.cgroup.binding_path, "/a") && !ev.cgroup.removed,
+	       "CGROUP_LEVEL event: every field, group cgroup");
+	mb_cgroup(&m, 0, 8, 0, 0, 0, 1);
+	tap_ok(parse(&m, &ev) == 0 && ev.cgroup.removed && !ev.cgroup.has_limit &&
+	       ev.cgroup.limit == 0 && !ev.cgroup.binding_path[0],
+	       "a removed cgroup's last event: removed 1, no limit");
+	mb_cgroup(&m, 5, 1, 1, 0, 1, 0);
+	tap_ok(parse(&m, &ev) == 0 && ev.type == MNOTIFY_EVENT_CGROUP_STATE &&
+	       ev.cgroup.prev_level == ev.cgroup.level,
+	       "a CGROUP_LEVEL reply (nlmsg_seq set) is a CGROUP_STATE, prev = level");
+	mb_init(&m, FAM, MEM_NOTIFY_CMD_CGROUP_LEVEL);
+	mb_u64(&m, MEM_NOTIFY_A_SEQ, 1);
+	mb_u64(&m, MEM_NOTIFY_A_TIMESTAMP, 1);
+	mb_u32(&m, MEM_NOTIFY_A_LEVEL, 1);
+	tap_ok(parse(&m, &ev) == -EBADMSG, "CGROUP_LEVEL without CGROUP_ID: -EBADMSG");
+	tap_ok(!strcmp(mnotify_event_name(MNOTIFY_EVENT_CGROUP_LEVEL), "cgroup") &&
+	       !strcmp(mnotify_event_name(MNOTIFY_EVENT_CGROUP_STATE), "cgroup-state"),
+	       "event names cgroup, cgroup-state");
+
+	/*
+	 * A watch: the request goes on the event socket; an event that came
+	 * first, the reply and the ack are read while waiting, and dispatch
+	 * delivers the event then the state, in that order, the ack not.
+	 */
+	pair_open(&p);
+	mb_enter(&m, 1);
+	dg_add(&d, &m);
+	dg_send(p.ev, &d);
+	mb_cgroup(&m, 0, 3, 1, 0, 1, 0);
+	dg_add(&d, &m);
+	dg_send(p.ev, &d);
+	mb_cgroup(&m, 0x80000001u, 1, 0, 0, 1, 0);
+	dg_add(&d, &m);
+	dg_send(p.ev, &d);
+	mb_err(&m, 0, 1, NULL);
+	m.u.hdr.nlmsg_seq = 0x80000001u;
+	dg_add(&d, &m);
+	dg_send(p.ev, &d);
+	n = mnotify_watch_cgroup(p.h, 0);
+	cmd = read_request(p.ev, &hf, &hi);
+	tap_ok(n == 0 && cmd == MEM_NOTIFY_CMD_CGROUP_WATCH && hf && !hi,
+	       "mnotify_watch_cgroup(): CGROUP_WATCH with CGROUP_FD on the event socket, acked (%d)", n);
+	tap_ok(mnotify_pending(p.h), "what was read meanwhile is pending");
+	n = mnotify_dispatch(p.h, cg_cb, &s);
+	tap_ok(n == 3 && s.n == 3 && s.ev[0].type == MNOTIFY_EVENT_PRESSURE_ENTER &&
+	       s.ev[1].type == MNOTIFY_EVENT_CGROUP_LEVEL && s.ev[1].seq == 3 &&
+	       s.ev[2].type == MNOTIFY_EVENT_CGROUP_STATE && s.ev[2].cgroup.id == 4242,
+	       "dispatch: the pressure event, the cgroup event, then the state (%d)", n);
+
+	/* refused: the errno and the kernel's reason */
+	mb_err(&m, -EACCES, 1, "only its manager may watch it");
+	m.u.hdr.nlmsg_seq = 0x80000002u;
+	dg_add(&d, &m);
+	dg_send(p.ev, &d);
+	n = mnotify_watch_cgroup(p.h, 0);
+	read_request(p.ev, &hf, &hi);
+	tap_ok(n == -EACCES && !strcmp(mnotify_ext_ack(p.h), "only its manager may watch it"),
+	       "a refused watch: -EACCES and the ext ack (%d, '%s')", n, mnotify_ext_ack(p.h));
+	tap_ok(mnotify_watch_cgroup(p.h, -1) == -EBADF, "a negative fd: -EBADF, nothing sent");
+
+	/* the list: two states and the end of the dump */
+	mb_cgroup(&m, 0x80000003u, 2, 1, 1, 1, 0);
+	m.u.hdr.nlmsg_flags = NLM_F_MULTI;
+	dg_add(&d, &m);
+	mb_cgroup(&m, 0x80000003u, 1, 0, 0, 0, 0);
+	m.u.hdr.nlmsg_flags = NLM_F_MULTI;
+	dg_add(&d, &m);
+	mb_done(&m, 0x80000003u, 0, NULL);
+	dg_add(&d, &m);
+	dg_send(p.ev, &d);
+	s.n = 0;
+	n = mnotify_get_cgroups(p.h);
+	cmd = read_request(p.ev, &hf, &hi);
+	tap_ok(n == 2 && cmd == MEM_NOTIFY_CMD_CGROUP_LEVEL &&
+	       mnotify_dispatch(p.h, cg_cb, &s) == 2 &&
+	       s.ev[0].type == MNOTIFY_EVENT_CGROUP_STATE && s.ev[0].cgroup.level == 1 &&
+	       s.ev[1].type == MNOTIFY_EVENT_CGROUP_STATE && !s.ev[1].cgroup.has_limit,
+	       "mnotify_get_cgroups(): 2, then two CGROUP_STATE (%d)", n);
+
+	/* unwatch by id */
+	mb_err(&m, 0, 1, NULL);
+	m.u.hdr.nlmsg_seq = 0x80000004u;
+	dg_add(&d, &m);
+	dg_send(p.ev, &d);
+	n = mnotify_unwatch_cgroup(p.h, 4242);
+	cmd = read_request(p.ev, &hf, &hi);
+	tap_ok(n == 0 && cmd == MEM_NOTIFY_CMD_CGROUP_UNWATCH && hi && !hf,
+	       "mnotify_unwatch_cgroup(): CGROUP_UNWATCH with CGROUP_ID (%d)", n);
+	pair_close(&p);
+}
+
 /* a field added by a newer kernel (an attribute unknown here) is ignored */
 static void test_unknown_attrs(void)
 {
@@ -1021,6 +1193,7 @@ int main(int argc, char **argv)
 	test_dispatch_stop();
 	test_dispatch_resync();
 	test_commands();
+	test_cgroups();
 	test_unknown_attrs();
 	return tap_done();
 }
