@@ -37,6 +37,11 @@ static const char usage_text[] =
 "                        takes from the highest first, 0 only when nothing\n"
 "                        else is left (needs write access to the file)\n"
 "  stats                 event, loss, watcher and subscriber counters\n"
+"  cgroups               the memory cgroups watched for their levels, with\n"
+"                        level, headroom, usage and the binding limit: of\n"
+"                        every watcher with CAP_SYS_ADMIN, else none\n"
+"  cgroups CGROUP...     the same for these cgroups, now (you must manage\n"
+"                        them: root, or their delegated owner)\n"
 "\n"
 "CGROUP is a cgroup v2 path as /proc/PID/cgroup shows it (/system.slice/x)\n"
 "or a directory under the cgroup2 mount (/sys/fs/cgroup/system.slice/x).\n"
@@ -175,30 +180,32 @@ static const char *count_str(uint32_t v, char *buf, size_t len, bool js)
 static int cmd_stats(struct mnotify *h)
 {
 	struct mnotify_stats st;
-	char ps[16], os[16];
+	char ps[16], os[16], cs[16];
 	int err = mnotify_get_stats(h, &st, sizeof(st));
 
 	if (err)
 		return fail(h, "stats", err);
 	if (json) {
-		printf("{\"events\":%llu,\"sent\":%llu,\"lost\":%llu,\"overrun\":%llu,\"watchers\":%u,\"fasync_watchers\":%u,\"zones_under_pressure\":%u,\"pressure_subscribers\":%s,\"oom_subscribers\":%s}\n",
+		printf("{\"events\":%llu,\"sent\":%llu,\"lost\":%llu,\"overrun\":%llu,\"watchers\":%u,\"fasync_watchers\":%u,\"zones_under_pressure\":%u,\"pressure_subscribers\":%s,\"oom_subscribers\":%s,\"cgroup_watches\":%s}\n",
 		       (unsigned long long)st.events,
 		       (unsigned long long)st.sent,
 		       (unsigned long long)st.lost,
 		       (unsigned long long)st.overrun, st.watchers,
 		       st.fasync_watchers, st.zones_under_pressure,
 		       count_str(st.pressure_subscribers, ps, sizeof(ps), true),
-		       count_str(st.oom_subscribers, os, sizeof(os), true));
+		       count_str(st.oom_subscribers, os, sizeof(os), true),
+		       count_str(st.cgroup_watches, cs, sizeof(cs), true));
 		return 0;
 	}
 	printf("events %llu\nsent %llu\nlost %llu\noverrun %llu\n"
 	       "watchers %u\nfasync_watchers %u\nzones_under_pressure %u\n"
-	       "pressure_subscribers %s\noom_subscribers %s\n",
+	       "pressure_subscribers %s\noom_subscribers %s\ncgroup_watches %s\n",
 	       (unsigned long long)st.events, (unsigned long long)st.sent,
 	       (unsigned long long)st.lost, (unsigned long long)st.overrun,
 	       st.watchers, st.fasync_watchers, st.zones_under_pressure,
 	       count_str(st.pressure_subscribers, ps, sizeof(ps), false),
-	       count_str(st.oom_subscribers, os, sizeof(os), false));
+	       count_str(st.oom_subscribers, os, sizeof(os), false),
+	       count_str(st.cgroup_watches, cs, sizeof(cs), false));
 	return 0;
 }
 
@@ -217,6 +224,73 @@ static void cgroup2_mount(char *out, size_t len)
 			break;
 		}
 	fclose(f);
+}
+
+static int on_cgroup(const struct mnotify_event *ev, void *arg)
+{
+	const struct mnotify_cgroup *g = &ev->cgroup;
+	char p[MNOTIFY_CGROUP_PATH_MAX * 6], b[MNOTIFY_CGROUP_PATH_MAX * 6];
+
+	if (ev->type != MNOTIFY_EVENT_CGROUP_STATE)
+		return MNOTIFY_CB_OK;
+	(*(int *)arg)++;
+	if (json) {
+		cli_json_string(p, sizeof(p), g->path);
+		printf("{\"path\":%s,\"cgroup_id\":%llu,\"level\":\"%s\"", p,
+		       (unsigned long long)g->id, mnotify_level_name(g->level));
+		if (g->has_limit) {
+			cli_json_string(b, sizeof(b), g->binding_path);
+			printf(",\"headroom\":%llu,\"usage\":%llu,\"limit\":%llu,\"binding_id\":%llu,\"binding_path\":%s",
+			       (unsigned long long)g->headroom, (unsigned long long)g->usage,
+			       (unsigned long long)g->limit, (unsigned long long)g->binding_id, b);
+		} else {
+			printf(",\"limit\":null");
+		}
+		printf("}\n");
+		return MNOTIFY_CB_OK;
+	}
+	printf("%s level %s", g->path[0] ? g->path : "?", mnotify_level_name(g->level));
+	if (g->has_limit)
+		printf(" headroom %llu usage %llu limit %llu binding %s\n",
+		       (unsigned long long)g->headroom, (unsigned long long)g->usage,
+		       (unsigned long long)g->limit, g->binding_path[0] ? g->binding_path : "?");
+	else
+		printf(" limit none\n");
+	return MNOTIFY_CB_OK;
+}
+
+/* with @cgs: watch each (its state comes back), else list the watches */
+static int cmd_cgroups(struct mnotify *h, char **cgs, int n)
+{
+	char mnt[512], path[1024];
+	int err, shown = 0;
+
+	cgroup2_mount(mnt, sizeof(mnt));
+	for (int i = 0; i < n; i++) {
+		size_t m = strlen(mnt);
+		const char *cg = cgs[i];
+
+		if (!strncmp(cg, mnt, m) && (cg[m] == '/' || !cg[m]))
+			snprintf(path, sizeof(path), "%s", cg);
+		else
+			snprintf(path, sizeof(path), "%s/%s", mnt, cg + strspn(cg, "/"));
+		err = mnotify_watch_cgroup_path(h, path);
+		if (err) {
+			char what[1100];
+
+			snprintf(what, sizeof(what), "cgroups %s", cg);
+			return fail(h, what, err);
+		}
+	}
+	if (!n) {
+		err = mnotify_get_cgroups(h);
+		if (err < 0)
+			return fail(h, "cgroups", err);
+	}
+	err = mnotify_dispatch(h, on_cgroup, &shown);
+	if (err < 0)
+		return fail(h, "cgroups", err);
+	return 0;
 }
 
 /* @cg's memory.oom.priority file in @out; -1 if the path is too long */
@@ -369,6 +443,8 @@ int main(int argc, char **argv)
 		/* a task name: what the kernel takes (TASK_COMM_LEN - 1) */
 		if (strlen(argv[optind + 2]) > MNOTIFY_COMM_MAX - 1)
 			return usage_error("set oom_victim: NAME is longer than 15 bytes (a task name)");
+	} else if (!strcmp(cmd, "cgroups")) {
+		/* any number of CGROUPs */
 	} else if (!strcmp(cmd, "zones") || !strcmp(cmd, "stats")) {
 		if (nargs != 1)
 			return usage_error("too many arguments");
@@ -398,6 +474,8 @@ int main(int argc, char **argv)
 		ret = cmd_set(h, argv[optind + 2], "set oom_victim");
 	else if (!strcmp(cmd, "zones"))
 		ret = cmd_zones(h);
+	else if (!strcmp(cmd, "cgroups"))
+		ret = cmd_cgroups(h, argv + optind + 1, nargs - 1);
 	else
 		ret = cmd_stats(h);
 	mnotify_close(h);

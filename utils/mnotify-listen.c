@@ -32,6 +32,10 @@ static const char usage_text[] =
 "  -g, --groups LIST    netlink groups to join, comma-separated:\n"
 "                       pressure (default), oom (needs CAP_SYS_ADMIN)\n"
 "  -c, --chardev[=PATH] watch /dev/mem_notify (or PATH) instead of netlink\n"
+"  -C, --cgroup PATH    watch the levels of the memory cgroup PATH (a cgroup v2\n"
+"                       directory you manage: root, or its delegated owner);\n"
+"                       may be given up to 64 times; without --groups no\n"
+"                       group is joined\n"
 "  -n, --count N        exit after N events (lost-event notices and zone\n"
 "                       states do not count)\n"
 "  -w, --timeout SEC    exit after SEC seconds (decimals allowed)\n"
@@ -62,10 +66,17 @@ static const char usage_text[] =
 "this process's own: candidate pid P; comm: bytes outside printable\n"
 "ASCII, space and backslash as \\xNN; JSON: \\u00NN); chardev [level L\n"
 "event N]; lost group G count N|unknown; zone ...\n"
-"status S.\n"
+"status S;\n"
+"cgroup|cgroup-state PATH id ID level L prev L [headroom P usage P limit P\n"
+"binding PATH] [removed] seq S (cgroup: the watched cgroup's level changed;\n"
+"cgroup-state: its level when the watch began; pages of the binding limit,\n"
+"the lower of memory.max and memory.high of the cgroup or the ancestor with\n"
+"the least headroom; no limit on the way up: \"limit none\"; removed: the\n"
+"cgroup is gone, the watch ends).\n"
 "\n"
 "Exit status: 0 done (count reached, timeout without --count, SIGINT or\n"
-"SIGTERM), 1 error (no mem_notify family: ENOENT; group not allowed: EPERM),\n"
+"SIGTERM), 1 error (no mem_notify family: ENOENT; group not allowed: EPERM;\n"
+"a cgroup that cannot be watched: the kernel's reason),\n"
 "2 usage error, 3 timeout before --count events.\n";
 
 static volatile sig_atomic_t stop;
@@ -189,6 +200,27 @@ static void print_text(const struct opts *o, const struct mnotify_event *ev)
 		else
 			printf("chardev\n");
 		break;
+	case MNOTIFY_EVENT_CGROUP_LEVEL:
+	case MNOTIFY_EVENT_CGROUP_STATE: {
+		const struct mnotify_cgroup *g = &ev->cgroup;
+
+		printf("%s %s id %llu level %s prev %s",
+		       mnotify_event_name(ev->type), g->path[0] ? g->path : "?",
+		       (unsigned long long)g->id, mnotify_level_name(g->level),
+		       mnotify_level_name(g->prev_level));
+		if (g->has_limit)
+			printf(" headroom %llu usage %llu limit %llu binding %s",
+			       (unsigned long long)g->headroom,
+			       (unsigned long long)g->usage,
+			       (unsigned long long)g->limit,
+			       g->binding_path[0] ? g->binding_path : "?");
+		else
+			printf(" limit none");
+		if (g->removed)
+			printf(" removed");
+		printf(" seq %llu\n", (unsigned long long)ev->seq);
+		break;
+	}
 	case MNOTIFY_EVENT_LOST:
 		if (ev->u.lost.count)
 			printf("lost group %s count %llu\n",
@@ -273,6 +305,30 @@ static void print_json(const struct mnotify_event *ev)
 			       ev->why.priority,
 			       (unsigned long long)ev->why.priority_cgroup_id);
 		break;
+	case MNOTIFY_EVENT_CGROUP_LEVEL:
+	case MNOTIFY_EVENT_CGROUP_STATE: {
+		const struct mnotify_cgroup *g = &ev->cgroup;
+		char path[MNOTIFY_CGROUP_PATH_MAX * 6];
+
+		cli_json_string(path, sizeof(path), g->path);
+		printf(",\"cgroup_id\":%llu,\"path\":%s,\"level\":\"%s\",\"prev_level\":\"%s\",\"removed\":%s",
+		       (unsigned long long)g->id, path, mnotify_level_name(g->level),
+		       mnotify_level_name(g->prev_level), g->removed ? "true" : "false");
+		if (!g->has_limit) {
+			printf(",\"limit\":null");
+			break;
+		}
+		cli_json_string(path, sizeof(path), g->binding_path);
+		printf(",\"headroom\":%llu,\"usage\":%llu,\"limit\":%llu,\"thresh_low\":%llu,"
+		       "\"thresh_medium\":%llu,\"thresh_critical\":%llu,\"binding_id\":%llu,"
+		       "\"binding_path\":%s",
+		       (unsigned long long)g->headroom, (unsigned long long)g->usage,
+		       (unsigned long long)g->limit, (unsigned long long)g->thresh_low,
+		       (unsigned long long)g->thresh_medium,
+		       (unsigned long long)g->thresh_critical,
+		       (unsigned long long)g->binding_id, path);
+		break;
+	}
 	case MNOTIFY_EVENT_LOST:
 		printf(",\"group\":\"%s\",\"count\":", group_name(ev->u.lost.group));
 		if (ev->u.lost.count)
@@ -306,13 +362,17 @@ static int on_event(const struct mnotify_event *ev, void *arg)
 	     ev->type == MNOTIFY_EVENT_PRESSURE_EXIT) &&
 	    ev->u.zone.level < o->min_level && ev->u.zone.prev_level < o->min_level)
 		return MNOTIFY_CB_OK;
+	if (ev->type == MNOTIFY_EVENT_CGROUP_LEVEL && !ev->cgroup.removed &&
+	    ev->cgroup.level < o->min_level && ev->cgroup.prev_level < o->min_level)
+		return MNOTIFY_CB_OK;
 	if (o->json)
 		print_json(ev);
 	else
 		print_text(o, ev);
 	if (ev->type == MNOTIFY_EVENT_LOST)
 		c->need_resync = o->resync;
-	else if (ev->type != MNOTIFY_EVENT_ZONE_STATE && ev->type != MNOTIFY_EVENT_NODE_STATE)
+	else if (ev->type != MNOTIFY_EVENT_ZONE_STATE && ev->type != MNOTIFY_EVENT_NODE_STATE &&
+		 ev->type != MNOTIFY_EVENT_CGROUP_STATE)
 		o->seen++;
 	if (o->count > 0 && o->seen >= o->count)
 		return MNOTIFY_CB_STOP;	/* stop */
@@ -353,6 +413,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "groups", required_argument, NULL, 'g' },
 		{ "chardev", optional_argument, NULL, 'c' },
+		{ "cgroup", required_argument, NULL, 'C' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 'w' },
 		{ "resync", no_argument, NULL, 'r' },
@@ -363,6 +424,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int groups = MNOTIFY_GROUP_PRESSURE;
+	const char *cgroups[64];
+	int ncgroups = 0, groups_given = 0;
 	struct opts o = { 0 };
 	struct ctx c = { .o = &o };
 	const char *chardev = NULL;
@@ -371,12 +434,20 @@ int main(int argc, char **argv)
 	uint64_t deadline = 0;
 	struct sigaction sa;
 
-	while ((opt = getopt_long(argc, argv, "g:c::n:w:rl:tTjhV", longopts,
+	while ((opt = getopt_long(argc, argv, "g:c::C:n:w:rl:tTjhV", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'g':
 			if (parse_groups(optarg, &groups))
 				return EXIT_USAGE;
+			groups_given = 1;
+			break;
+		case 'C':
+			if (ncgroups == (int)(sizeof(cgroups) / sizeof(cgroups[0]))) {
+				fprintf(stderr, "mnotify-listen: at most 64 --cgroup\n");
+				return EXIT_USAGE;
+			}
+			cgroups[ncgroups++] = optarg;
 			break;
 		case 'c':
 			use_chardev = 1;
@@ -432,6 +503,12 @@ int main(int argc, char **argv)
 			argv[optind]);
 		return EXIT_USAGE;
 	}
+	if (ncgroups && use_chardev) {
+		fprintf(stderr, "mnotify-listen: --cgroup needs netlink, not --chardev\n");
+		return EXIT_USAGE;
+	}
+	if (ncgroups && !groups_given)
+		groups = 0;
 	if (o.json && (o.mono_ts || o.wall_ts)) {
 		fprintf(stderr, "mnotify-listen: -t and -T are for text output; JSON lines carry ts_ns and rx_ns\n");
 		return EXIT_USAGE;
@@ -463,6 +540,18 @@ int main(int argc, char **argv)
 		if (ioctl(mnotify_fd(c.h), MEM_NOTIFY_IOC_SET_MIN_LEVEL, &l)) {
 			fprintf(stderr, "mnotify-listen: %s: --level: %s\n",
 				chardev ? chardev : "/dev/mem_notify", strerror(errno));
+			mnotify_close(c.h);
+			return 1;
+		}
+	}
+
+	for (int i = 0; i < ncgroups; i++) {
+		err = mnotify_watch_cgroup_path(c.h, cgroups[i]);
+		if (err) {
+			const char *why = mnotify_ext_ack(c.h);
+
+			fprintf(stderr, "mnotify-listen: --cgroup %s: %s%s%s%s\n", cgroups[i],
+				strerror(-err), *why ? " (" : "", why, *why ? ")" : "");
 			mnotify_close(c.h);
 			return 1;
 		}
