@@ -509,33 +509,50 @@ int main(void)
 	unsigned long long bid = cg_id(b);
 
 	n = 0;
-	rmdir(b);
-	err = read_msgs(s1, 0, 10000, evs, 64, &n, NULL, 0);
+	if (rmdir(b))
+		tap_diag("rmdir %s: %s", b, strerror(errno));
+	/* css offline follows rmdir after an RCU grace period: seconds under debug */
+	err = read_msgs(s1, 0, 60000, evs, 64, &n, NULL, 0);
 	tap_ok(!err && n >= 1 && evs[n - 1].removed && evs[n - 1].id == bid && evs[n - 1].level == 0,
 	       "rmdir a/b: a last event with CGROUP_REMOVED (%d events)", n);
-	/* 1,000 cgroups watched on one socket, then removed */
+	/*
+	 * 1,000 cgroups watched on one socket, then removed (200 on the
+	 * debug kernel: its memory cgroups cost several times more, and 256
+	 * MB do not hold 1,000 of them; creation stops, and the test fails,
+	 * before MemAvailable falls under 40 MB instead of an OOM with
+	 * nothing to kill)
+	 */
 	{
-		int s = nl_open(), watched = 0, removed = 0, nn;
+		int s = nl_open(), watched = 0, removed = 0, nn, want = slow_kernel() ? 200 : 1000;
 		char d[800];
 		struct cgev ev1[64];
 		long long w1, t0 = now_ms();
 
 		set(a, "memory.max", "max");
-		for (int i = 0; i < 1000; i++) {
+		int made = 0;
+
+		for (int i = 0; i < want; i++) {
 			snprintf(d, sizeof(d), "%s/m%d", c, i);
 			if (i == 0)
 				set(c, "cgroup.subtree_control", "+memory");
-			if (mkdir(d, 0755) == 0 && watch(s, d, NULL, NULL, 0) == 0)
-				watched++;
+			if (i % 50 == 0 && meminfo_kb("MemAvailable") < 40 * 1024) {
+				tap_diag("MemAvailable under 40 MB after %d cgroups: stopped", i);
+				break;
+			}
+			if (mkdir(d, 0755) == 0) {
+				made++;
+				if (watch(s, d, NULL, NULL, 0) == 0)
+					watched++;
+			}
 		}
 		w1 = stats_watches(s1);
-		tap_ok(watched == 1000 && w1 == w0 + 1001,
-		       "1,000 cgroups watched on one socket (%d; GET_STATS %lld)", watched, w1);
-		for (int i = 0; i < 1000; i++) {
+		tap_ok(watched == want && w1 == w0 + 1 + want,
+		       "%d cgroups watched on one socket (%d; GET_STATS %lld)", want, watched, w1);
+		for (int i = 0; i < made; i++) {
 			snprintf(d, sizeof(d), "%s/m%d", c, i);
 			rmdir(d);
 		}
-		for (long long e2 = now_ms() + 60000; removed < 1000 && now_ms() < e2;) {
+		for (long long e2 = now_ms() + 60000; removed < made && now_ms() < e2;) {
 			nn = 0;
 			if (read_msgs(s, 0, 2000, ev1, 64, &nn, NULL, 0) == -ETIMEDOUT)
 				break;
@@ -544,8 +561,8 @@ int main(void)
 		}
 		for (long long e2 = now_ms() + 30000; now_ms() < e2 && stats_watches(s1) != w0 + 1;)
 			read_msgs(s, 0, 200, ev1, 64, &nn, NULL, 0);
-		tap_diag("removed events read: %d of 1000 (the rest overran the socket: STATS_OVERRUN), %lld ms",
-			 removed, now_ms() - t0);
+		tap_diag("removed events read: %d of %d (the rest overran the socket: STATS_OVERRUN), %lld ms",
+			 removed, made, now_ms() - t0);
 		tap_ok(removed > 0 && stats_watches(s1) == w0 + 1,
 		       "all removed: every watch freed (GET_STATS back), removal events came");
 		close(s);
