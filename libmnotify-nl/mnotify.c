@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -645,6 +646,54 @@ static int put_oom_victim(struct nl_msg *msg, const void *arg)
 	return nla_put_string(msg, MEM_NOTIFY_A_OOM_VICTIM, arg);
 }
 
+/* build request @cmd with sequence number @seq and send it on @fd */
+static int send_request(struct mnotify *h, int fd, uint32_t seq, uint8_t cmd,
+			int dump, put_attrs_fn put, const void *put_arg)
+{
+	struct nlmsghdr *req;
+	struct nl_msg *msg;
+	ssize_t sent;
+	int err;
+
+	msg = nlmsg_alloc();
+	if (!msg)
+		return -ENOMEM;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, seq, h->family, 0,
+			 NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0),
+			 cmd, MEM_NOTIFY_GENL_VERSION) ||
+	    (put && put(msg, put_arg) < 0)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	req = nlmsg_hdr(msg);
+	do {
+		sent = send(fd, req, req->nlmsg_len, 0);
+	} while (sent < 0 && errno == EINTR);
+	err = sent < 0 ? -errno : 0;
+	nlmsg_free(msg);
+	return err;
+}
+
+/*
+ * @nlh, an NLMSG_ERROR or NLMSG_DONE of our request: 1 if it ends the
+ * request (*@err: its error, negative; the ext ack text in h->ext_ack),
+ * 0 if a dump goes on.
+ */
+static int request_end(struct mnotify *h, struct nlmsghdr *nlh, int dump,
+		       int *err)
+{
+	int error, r;
+
+	r = mnotify__parse_ack(nlh, nlh->nlmsg_len, &error, h->ext_ack,
+			       sizeof(h->ext_ack));
+	if (r)
+		error = r;
+	if (error > 0)
+		error = -error;
+	*err = error;
+	return error || !dump || nlh->nlmsg_type == NLMSG_DONE;
+}
+
 /*
  * Send a request and read its replies until the final ack (or the end of
  * a dump, whose error counts too), calling @on_msg for each reply
@@ -656,10 +705,7 @@ static int transact(struct mnotify *h, uint8_t cmd, int dump,
 		    int (*on_msg)(struct mnotify *, struct nlmsghdr *, void *),
 		    void *ctx)
 {
-	struct nlmsghdr *req;
-	struct nl_msg *msg;
 	uint32_t seq;
-	ssize_t sent;
 	int err, fd;
 
 	h->ext_ack[0] = '\0';
@@ -671,24 +717,9 @@ static int transact(struct mnotify *h, uint8_t cmd, int dump,
 		if (!h->cmd_rx)
 			return -ENOMEM;
 	}
-	msg = nlmsg_alloc();
-	if (!msg)
-		return -ENOMEM;
-	seq = ++h->cmd_seq;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, seq, h->family, 0,
-			 NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0),
-			 cmd, MEM_NOTIFY_GENL_VERSION) ||
-	    (put && put(msg, put_arg) < 0)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
 	fd = h->cmd_fd;
-	req = nlmsg_hdr(msg);
-	do {
-		sent = send(fd, req, req->nlmsg_len, 0);
-	} while (sent < 0 && errno == EINTR);
-	err = sent < 0 ? -errno : 0;
-	nlmsg_free(msg);
+	seq = ++h->cmd_seq;
+	err = send_request(h, fd, seq, cmd, dump, put, put_arg);
 	if (err)
 		return err;
 
@@ -717,22 +748,12 @@ static int transact(struct mnotify *h, uint8_t cmd, int dump,
 		rem = (int)n;
 		for (nlh = &h->cmd_rx->u.hdr; nlmsg_ok(nlh, rem);
 		     nlh = nlmsg_next(nlh, &rem)) {
-			int error;
-
 			if (nlh->nlmsg_seq != seq)
 				continue;	/* stale reply of a timed-out request */
 			if (nlh->nlmsg_type == NLMSG_DONE ||
 			    nlh->nlmsg_type == NLMSG_ERROR) {
-				r = mnotify__parse_ack(nlh, nlh->nlmsg_len,
-						       &error, h->ext_ack,
-						       sizeof(h->ext_ack));
-				if (r)
-					return r;
-				if (error > 0)
-					error = -error;
-				if (error || !dump ||
-				    nlh->nlmsg_type == NLMSG_DONE)
-					return error;
+				if (request_end(h, nlh, dump, &err))
+					return err;
 				continue;
 			}
 			if (on_msg) {
@@ -979,33 +1000,15 @@ static int ev_transact(struct mnotify *h, uint8_t cmd, int dump,
 		       put_attrs_fn put, const void *put_arg, int *nreplies)
 {
 	uint64_t deadline = now_ns() + MNOTIFY_CMD_TIMEOUT_MS * 1000000ull;
-	struct nlmsghdr *req;
-	struct nl_msg *msg;
 	int err = 0, replies = 0;
 	uint32_t seq;
-	ssize_t sent;
 
 	h->ext_ack[0] = '\0';
 	if (h->chardev_fd >= 0 || h->ev_fd < 0)
 		return -EOPNOTSUPP;
-	msg = nlmsg_alloc();
-	if (!msg)
-		return -ENOMEM;
 	/* apart from the command socket's numbers; never 0 (0: an event) */
 	seq = ++h->ev_req_seq | 0x80000000u;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, seq, h->family, 0,
-			 NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0),
-			 cmd, MEM_NOTIFY_GENL_VERSION) ||
-	    (put && put(msg, put_arg) < 0)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	req = nlmsg_hdr(msg);
-	do {
-		sent = send(h->ev_fd, req, req->nlmsg_len, 0);
-	} while (sent < 0 && errno == EINTR);
-	err = sent < 0 ? -errno : 0;
-	nlmsg_free(msg);
+	err = send_request(h, h->ev_fd, seq, cmd, dump, put, put_arg);
 	if (err)
 		return err;
 
@@ -1047,25 +1050,21 @@ static int ev_transact(struct mnotify *h, uint8_t cmd, int dump,
 		rem = (int)d->len;
 		for (nlh = &d->u.hdr; nlmsg_ok(nlh, rem);
 		     nlh = nlmsg_next(nlh, &rem)) {
-			int error;
-
 			if (nlh->nlmsg_seq != seq)
 				continue;
 			if (nlh->nlmsg_type != NLMSG_DONE &&
-			    nlh->nlmsg_type != NLMSG_ERROR) {
+			    nlh->nlmsg_type != NLMSG_ERROR)
 				replies++;
-				continue;
-			}
-			r = mnotify__parse_ack(nlh, nlh->nlmsg_len, &error,
-					       h->ext_ack, sizeof(h->ext_ack));
-			if (r)
-				error = r;
-			if (error > 0)
-				error = -error;
-			if (error || !dump || nlh->nlmsg_type == NLMSG_DONE) {
-				err = error;
+			else if (request_end(h, nlh, dump, &err))
 				done = 1;
-			}
+		}
+		/* keep what came, not the 64 KB buffer */
+		{
+			struct dgram *small = realloc(d, offsetof(struct dgram, u) +
+						      (d->len ? d->len : 1));
+
+			if (small)
+				d = small;
 		}
 		if (h->q_tail)
 			h->q_tail->next = d;
