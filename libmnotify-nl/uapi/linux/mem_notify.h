@@ -34,7 +34,8 @@
  *	task killed with its memory cgroup's oom.group), OOM_SCORE_ADJ,
  *	MATCHED, CONSTRAINT, PAGES, OOM_REASON, CGROUP_ID (with the memory
  *	controller), OOM_MEMCG_ID (memcg OOMs), PRIORITY_CGROUP_ID and
- *	OOM_PRIORITY (reason priority).
+ *	OOM_PRIORITY (reason priority), CGROUP_PATH and OOM_MEMCG_PATH
+ *	(relative to the initial cgroup namespace: the group is global).
  * @MEM_NOTIFY_CMD_GET_OOM_VICTIM: get vm.oom_victim.  Reply: OOM_VICTIM.
  * @MEM_NOTIFY_CMD_SET_OOM_VICTIM: set vm.oom_victim to OOM_VICTIM (at
  *	most 15 bytes and a NUL, "" turns it off).  Needs CAP_SYS_ADMIN.
@@ -81,6 +82,12 @@
  *	one or an ancestor; absent when no cgroup on the way up has a
  *	limit: LEVEL is none), CGROUP_REMOVED (the last event of a watch
  *	whose cgroup was removed).
+ * @MEM_NOTIFY_CMD_CGROUP_OOM: event (unicast to the watching socket): an
+ *	OOM kill of a task in the watched cgroup's subtree, or of the
+ *	subtree's memory cgroup OOM.  One per watch that covers it: the
+ *	attributes of OOM_VICTIM (SEQ is that event's number in the "oom"
+ *	group, so it has gaps), the paths relative to the watcher's cgroup
+ *	namespace, and WATCH_CGROUP_ID.
  * @__MEM_NOTIFY_CMD_MAX: internal
  * @MEM_NOTIFY_CMD_MAX: highest command
  */
@@ -101,6 +108,7 @@ enum mem_notify_cmd {
 	MEM_NOTIFY_CMD_CGROUP_WATCH,
 	MEM_NOTIFY_CMD_CGROUP_UNWATCH,
 	MEM_NOTIFY_CMD_CGROUP_LEVEL,
+	MEM_NOTIFY_CMD_CGROUP_OOM,
 
 	__MEM_NOTIFY_CMD_MAX,
 	MEM_NOTIFY_CMD_MAX = __MEM_NOTIFY_CMD_MAX - 1
@@ -186,7 +194,8 @@ enum mem_notify_cmd {
  *	directory (CGROUP_WATCH, CGROUP_UNWATCH)
  * @MEM_NOTIFY_A_CGROUP_PATH: string, the watched cgroup's path relative
  *	to the watcher's cgroup namespace root, resolved when the event is
- *	built
+ *	built; in OOM events the path of CGROUP_ID (absent when the cgroup
+ *	was removed before the message was built)
  * @MEM_NOTIFY_A_USAGE: u64, pages charged to the binding cgroup
  *	(memory.current)
  * @MEM_NOTIFY_A_LIMIT: u64, the binding cgroup's limit in pages: the lower
@@ -198,7 +207,12 @@ enum mem_notify_cmd {
  * @MEM_NOTIFY_A_BINDING_CGROUP_PATH: string, its path, as CGROUP_PATH
  * @MEM_NOTIFY_A_CGROUP_REMOVED: u8, 1: the cgroup was removed, the watch
  *	is over (LEVEL none)
- * @MEM_NOTIFY_A_STATS_CGROUP_WATCHES: u32, cgroup watches of all sockets
+ * @MEM_NOTIFY_A_STATS_CGROUP_WATCHES: u32, cgroup watches of all sockets,
+ *	and /dev/mem_notify files bound to a cgroup
+ * @MEM_NOTIFY_A_OOM_MEMCG_PATH: string, the path of OOM_MEMCG_ID, as
+ *	CGROUP_PATH
+ * @MEM_NOTIFY_A_WATCH_CGROUP_ID: u64, CGROUP_OOM: the watched cgroup
+ *	whose subtree the victim was in (or whose subtree ran out)
  * @__MEM_NOTIFY_A_MAX: internal
  * @MEM_NOTIFY_A_MAX: highest attribute
  */
@@ -259,6 +273,8 @@ enum mem_notify_attr {
 	MEM_NOTIFY_A_BINDING_CGROUP_PATH,
 	MEM_NOTIFY_A_CGROUP_REMOVED,
 	MEM_NOTIFY_A_STATS_CGROUP_WATCHES,
+	MEM_NOTIFY_A_OOM_MEMCG_PATH,
+	MEM_NOTIFY_A_WATCH_CGROUP_ID,
 
 	__MEM_NOTIFY_A_MAX,
 	MEM_NOTIFY_A_MAX = __MEM_NOTIFY_A_MAX - 1
@@ -323,7 +339,8 @@ enum mem_notify_level {
  *	count is /sys/kernel/mm/mem_notify/events); 0 if only the OOM
  *	candidate changed
  * @level: the highest level of any node when read() ran (an enum
- *	mem_notify_level: NONE if the pressure has ended since)
+ *	mem_notify_level: NONE if the pressure has ended since); of a file
+ *	bound to a cgroup (MEM_NOTIFY_IOC_BIND_CGROUP), that cgroup's level
  * @flags: MEM_NOTIFY_REPORT_*
  *
  * A told file polls readable until read() returns its report (or for at
@@ -349,6 +366,13 @@ struct mem_notify_report {
  */
 #define MEM_NOTIFY_REPORT_OOM_NEXT	(1U << 0)
 #define MEM_NOTIFY_REPORT_OOM_CHANGED	(1U << 1)
+/*
+ * CGROUP: the file is bound to a memory cgroup and @level is the
+ * cgroup's.  CGROUP_REMOVED: the cgroup was removed; after this report
+ * read() returns 0 (end of file) and poll() reports EPOLLHUP.
+ */
+#define MEM_NOTIFY_REPORT_CGROUP	(1U << 2)
+#define MEM_NOTIFY_REPORT_CGROUP_REMOVED	(1U << 3)
 
 /*
  * ioctls of /dev/mem_notify (any open file, no privilege needed)
@@ -356,10 +380,24 @@ struct mem_notify_report {
  * MEM_NOTIFY_IOC_SET_MIN_LEVEL: the file is told (polls readable, gets
  *	SIGIO) only while some node is at this level or above (__u32, an
  *	enum mem_notify_level from LOW to CRITICAL; LOW when opened).
- * MEM_NOTIFY_IOC_GET_LEVEL: the highest level of any node now (__u32).
+ * MEM_NOTIFY_IOC_GET_LEVEL: the highest level of any node now (__u32);
+ *	of a bound file, its cgroup's level.
+ * MEM_NOTIFY_IOC_BIND_CGROUP: from now on the file follows the level of
+ *	one memory cgroup instead of the nodes' (__s32, a file descriptor
+ *	of the cgroup's cgroup v2 directory).  The rules of
+ *	MEM_NOTIFY_CMD_CGROUP_WATCH: the caller must be allowed to write
+ *	the cgroup's cgroup.procs and the cgroup must be inside its cgroup
+ *	namespace; the levels are those CGROUP_LEVEL reports.  Errors:
+ *	EBADF (not a cgroup v2 directory), ENOENT (outside the caller's
+ *	cgroup namespace), EACCES (not its manager), EINVAL (the root
+ *	cgroup, or no memory controller for it), EBUSY (bound already: a
+ *	binding lasts as long as the file or the cgroup), EOPNOTSUPP
+ *	(a kernel without CONFIG_MEM_NOTIFY_NETLINK or CONFIG_MEMCG, or the
+ *	memory controller disabled).
  */
 #define MEM_NOTIFY_IOC_MAGIC		0xB8
 #define MEM_NOTIFY_IOC_SET_MIN_LEVEL	_IOW(MEM_NOTIFY_IOC_MAGIC, 0, __u32)
 #define MEM_NOTIFY_IOC_GET_LEVEL	_IOR(MEM_NOTIFY_IOC_MAGIC, 1, __u32)
+#define MEM_NOTIFY_IOC_BIND_CGROUP	_IOW(MEM_NOTIFY_IOC_MAGIC, 2, __s32)
 
 #endif /* _UAPI_LINUX_MEM_NOTIFY_H */
