@@ -13,15 +13,19 @@
  * datagram is dispatched from a cursor (ev_off, ev_len) that survives a
  * callback's stop: what was received is delivered later, never dropped.
  */
+#define _GNU_SOURCE	/* name_to_handle_at() */
 #include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,6 +80,8 @@ struct mnotify {
 	int own_fds;			/* close them (test handles) */
 	uint32_t cmd_seq;		/* last request's sequence number */
 	int chardev_fd;			/* -1 unless chardev */
+	uint64_t chardev_cgroup;	/* bound to this cgroup; 0: not */
+	int chardev_hup;		/* its cgroup's removal delivered */
 	int family;			/* family id, 0 until resolved */
 	unsigned int groups;
 	int in_dispatch;		/* its callback is running */
@@ -481,6 +487,8 @@ static int dispatch_chardev(struct mnotify *h, mnotify_callback cb, void *arg)
 	int delivered = 0, ret;
 	ssize_t n;
 
+	if (h->chardev_hup)
+		return -EIDRM;
 	/* only what the device says: told (readable) or not */
 	if (poll(&pfd, 1, 0) < 0)
 		return errno == EINTR ? 0 : -errno;
@@ -515,10 +523,22 @@ static int dispatch_chardev(struct mnotify *h, mnotify_callback cb, void *arg)
 	} else if (n == (ssize_t)sizeof(rep)) {
 		ev.seq = rep.event;
 		ev.u.zone.level = (int32_t)rep.level;
+	} else if (n == 0 && h->chardev_cgroup) {
+		h->chardev_hup = 1;	/* its removal was read already */
+		return -EIDRM;
 	} else if (n >= 0) {
 		return -EIO;	/* a report of another size: not ours */
 	} else if (errno != EINVAL) {
 		return -errno;
+	}
+	if (n == (ssize_t)sizeof(rep) && (rep.flags & MEM_NOTIFY_REPORT_CGROUP)) {
+		ev.cgroup.id = h->chardev_cgroup;
+		ev.cgroup.level = (int32_t)rep.level;
+		ev.cgroup.prev_level = -1;
+		if (rep.flags & MEM_NOTIFY_REPORT_CGROUP_REMOVED) {
+			ev.cgroup.removed = 1;
+			h->chardev_hup = 1;
+		}
 	}
 	/* EINVAL: a device without read(); it said readable: told */
 	ev.timestamp_ns = now_ns();
@@ -1089,6 +1109,65 @@ static int put_cgroup_id(struct nl_msg *msg, const void *arg)
 	return nla_put_u64(msg, MEM_NOTIFY_A_CGROUP_ID, *(const uint64_t *)arg);
 }
 
+/* the id of the cgroup open at @dirfd: its kernfs file handle */
+static uint64_t cgroup_id_of(int dirfd)
+{
+	struct {
+		struct file_handle fh;
+		uint64_t id;
+	} h = { .fh.handle_bytes = sizeof(uint64_t) };
+	struct stat st;
+	int mount_id;
+
+	if (!name_to_handle_at(dirfd, "", &h.fh, &mount_id, AT_EMPTY_PATH) &&
+	    h.fh.handle_bytes == sizeof(uint64_t)) {
+		uint64_t id;
+
+		memcpy(&id, h.fh.f_handle, sizeof(id));
+		return id;
+	}
+	return fstat(dirfd, &st) ? 0 : (uint64_t)st.st_ino;
+}
+
+/* MEM_NOTIFY_IOC_BIND_CGROUP, with the kernel's watch messages */
+static int bind_chardev(struct mnotify *h, int dirfd)
+{
+	int32_t fd = dirfd;
+	const char *msg;
+
+	if (!ioctl(h->chardev_fd, MEM_NOTIFY_IOC_BIND_CGROUP, &fd)) {
+		h->chardev_cgroup = cgroup_id_of(dirfd);
+		return 0;
+	}
+	switch (errno) {
+	case EBADF:
+		msg = "not an open cgroup v2 directory";
+		break;
+	case ENOENT:
+		msg = "the cgroup is outside the caller's cgroup namespace";
+		break;
+	case EACCES:
+	case EPERM:
+		msg = "no write access to the cgroup's cgroup.procs: only its manager may watch it";
+		break;
+	case EINVAL:
+		msg = "the root cgroup, or the memory controller is not enabled for the cgroup";
+		break;
+	case EBUSY:
+		msg = "the device file follows a cgroup already";
+		break;
+	case ENOTTY:
+	case EOPNOTSUPP:
+		msg = "the kernel's /dev/mem_notify cannot follow a cgroup";
+		errno = EOPNOTSUPP;
+		break;
+	default:
+		msg = "";
+	}
+	snprintf(h->ext_ack, sizeof(h->ext_ack), "%s", msg);
+	return -errno;
+}
+
 MNOTIFY_EXPORT
 int mnotify_watch_cgroup(struct mnotify *h, int dirfd)
 {
@@ -1096,6 +1175,9 @@ int mnotify_watch_cgroup(struct mnotify *h, int dirfd)
 
 	if (dirfd < 0)
 		return -EBADF;
+	h->ext_ack[0] = '\0';
+	if (h->chardev_fd >= 0)
+		return bind_chardev(h, dirfd);
 	err = ev_transact(h, MEM_NOTIFY_CMD_CGROUP_WATCH, 0, put_cgroup_fd,
 			  &dirfd, NULL);
 	/* a kernel without the command: "unknown command" */

@@ -77,6 +77,8 @@ static struct nla_policy mnotify_policy[MEM_NOTIFY_A_MAX + 1] = {
 	[MEM_NOTIFY_A_BINDING_CGROUP_PATH] = { .type = NLA_STRING },
 	[MEM_NOTIFY_A_CGROUP_REMOVED]	= { .type = NLA_U8 },
 	[MEM_NOTIFY_A_STATS_CGROUP_WATCHES] = { .type = NLA_U32 },
+	[MEM_NOTIFY_A_OOM_MEMCG_PATH]	= { .type = NLA_STRING },
+	[MEM_NOTIFY_A_WATCH_CGROUP_ID]	= { .type = NLA_U64 },
 };
 
 /*
@@ -236,7 +238,8 @@ int mnotify__parse_event(const void *msg, size_t len, uint16_t family,
 		break;
 	case MEM_NOTIFY_CMD_OOM_VICTIM:
 	case MEM_NOTIFY_CMD_OOM_CANDIDATE:
-	case MEM_NOTIFY_CMD_OOM_CANDIDATE_CLEAR: {
+	case MEM_NOTIFY_CMD_OOM_CANDIDATE_CLEAR:
+	case MEM_NOTIFY_CMD_CGROUP_OOM: {
 		struct mnotify_oom *o = &ev->u.oom;
 
 		if (!HAS(tb, MEM_NOTIFY_A_SEQ, MEM_NOTIFY_A_TIMESTAMP,
@@ -247,8 +250,21 @@ int mnotify__parse_event(const void *msg, size_t len, uint16_t family,
 			   MNOTIFY_EVENT_OOM_VICTIM :
 			   cmd == MEM_NOTIFY_CMD_OOM_CANDIDATE ?
 			   MNOTIFY_EVENT_OOM_CANDIDATE :
+			   cmd == MEM_NOTIFY_CMD_CGROUP_OOM ?
+			   MNOTIFY_EVENT_CGROUP_OOM :
 			   MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR;
-		ev->group = MNOTIFY_GROUP_OOM;
+		ev->group = cmd == MEM_NOTIFY_CMD_CGROUP_OOM ?
+			    MNOTIFY_GROUP_CGROUP : MNOTIFY_GROUP_OOM;
+		ev->oom_cgroups.watch_id =
+			get_u64_or(tb[MEM_NOTIFY_A_WATCH_CGROUP_ID], 0);
+		if (tb[MEM_NOTIFY_A_CGROUP_PATH])
+			get_string(ev->oom_cgroups.path,
+				   sizeof(ev->oom_cgroups.path),
+				   tb[MEM_NOTIFY_A_CGROUP_PATH]);
+		if (tb[MEM_NOTIFY_A_OOM_MEMCG_PATH])
+			get_string(ev->oom_cgroups.oom_memcg_path,
+				   sizeof(ev->oom_cgroups.oom_memcg_path),
+				   tb[MEM_NOTIFY_A_OOM_MEMCG_PATH]);
 		o->pid = nla_get_u32(tb[MEM_NOTIFY_A_PID]);
 		o->tgid = nla_get_u32(tb[MEM_NOTIFY_A_TGID]);
 		o->uid = get_u32_or(tb[MEM_NOTIFY_A_UID], UINT32_MAX);
@@ -539,6 +555,7 @@ unsigned int mnotify__event_group(unsigned int type)
 		return MNOTIFY_GROUP_OOM;
 	case MNOTIFY_EVENT_CGROUP_LEVEL:
 	case MNOTIFY_EVENT_CGROUP_STATE:
+	case MNOTIFY_EVENT_CGROUP_OOM:
 		return MNOTIFY_GROUP_CGROUP;
 	default:
 		return 0;
@@ -571,6 +588,8 @@ const char *mnotify_event_name(unsigned int type)
 		return "cgroup";
 	case MNOTIFY_EVENT_CGROUP_STATE:
 		return "cgroup-state";
+	case MNOTIFY_EVENT_CGROUP_OOM:
+		return "cgroup-oom";
 	}
 	return "unknown";
 }

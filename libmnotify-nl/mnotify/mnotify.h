@@ -14,9 +14,10 @@
  * MNOTIFY_NL_1.2 (the OOM candidate events, struct mnotify_event.why,
  * mnotify_is_oom_candidate(), mnotify_oom_reason_name()) and
  * MNOTIFY_NL_1.3 (levels per memory cgroup: mnotify_watch_cgroup() and
- * friends, struct mnotify_event.cgroup, mnotify_stats.cgroup_watches); a
- * program that
- * needs 1.x checks MNOTIFY_NL_VERSION_MINOR at build time and
+ * friends, struct mnotify_event.cgroup, mnotify_stats.cgroup_watches);
+ * 1.4 adds no symbol (MNOTIFY_EVENT_CGROUP_OOM, struct
+ * mnotify_event.oom_cgroups, mnotify_watch_cgroup() on a chardev
+ * handle).  A program that needs 1.x checks MNOTIFY_NL_VERSION_MINOR at build time and
  * pkg-config --atleast-version 1.x libmnotify-nl.  Structs
  * grow only at their end, and each starts with a size:
  *  - structs the library fills for a callback (struct mnotify_event): the
@@ -53,7 +54,7 @@ extern "C" {
 
 /* the version of this header */
 #define MNOTIFY_NL_VERSION_MAJOR	1
-#define MNOTIFY_NL_VERSION_MINOR	3
+#define MNOTIFY_NL_VERSION_MINOR	4
 
 /* a field of a struct with a size member is present */
 #define MNOTIFY_HAS(p, field) \
@@ -101,6 +102,14 @@ enum mnotify_event_type {
 	 * watch listed by mnotify_get_cgroups() (prev_level = level)
 	 */
 	MNOTIFY_EVENT_CGROUP_STATE = 11,
+	/*
+	 * 1.4, u.oom, why and oom_cgroups: an OOM kill in the subtree of a
+	 * cgroup this handle watches (oom_cgroups.watch_id), paths relative
+	 * to the watcher's cgroup namespace.  seq is the kill's number in
+	 * the oom group (the same kill as its OOM_VICTIM; gaps are the
+	 * kills elsewhere, not losses).
+	 */
+	MNOTIFY_EVENT_CGROUP_OOM = 12,
 };
 
 /* zone status (struct mnotify_zone.status) */
@@ -241,6 +250,19 @@ struct mnotify_cgroup {
 	char binding_path[MNOTIFY_CGROUP_PATH_MAX];
 };
 
+/*
+ * 1.4 (MNOTIFY_HAS(ev, oom_cgroups)): the paths of the cgroups in why,
+ * in OOM_VICTIM (the oom group: relative to the initial cgroup
+ * namespace) and CGROUP_OOM (relative to the watcher's) events; "" when
+ * the kernel gave none (an older kernel; the cgroup was removed before
+ * the event was built; outside the namespace).
+ */
+struct mnotify_oom_cgroups {
+	uint64_t watch_id;		/* CGROUP_OOM: the watch it came by */
+	char path[MNOTIFY_CGROUP_PATH_MAX];		/* of why.cgroup_id */
+	char oom_memcg_path[MNOTIFY_CGROUP_PATH_MAX];	/* why.oom_memcg_id */
+};
+
 struct mnotify_event {
 	uint32_t size;		/* bytes the library filled: MNOTIFY_HAS() */
 	uint32_t type;		/* enum mnotify_event_type */
@@ -259,8 +281,14 @@ struct mnotify_event {
 	} u;
 	/* 1.2: OOM events */
 	struct mnotify_oom_why why;
-	/* 1.3: CGROUP_LEVEL, CGROUP_STATE; new members come after it */
+	/*
+	 * 1.3: CGROUP_LEVEL, CGROUP_STATE; 1.4: CHARDEV of a handle bound
+	 * to a cgroup (mnotify_watch_cgroup() on a chardev handle): id,
+	 * level (the cgroup's), removed
+	 */
 	struct mnotify_cgroup cgroup;
+	/* 1.4: OOM_VICTIM, CGROUP_OOM; new members come after it */
+	struct mnotify_oom_cgroups oom_cgroups;
 };
 
 /* a count the kernel did not give (struct mnotify_stats) */
@@ -407,7 +435,16 @@ int mnotify_set_thresholds(struct mnotify *h,
  * -EBADF not a cgroup v2 directory, -ENOENT outside the cgroup
  * namespace, -EACCES not its manager, -EINVAL the root or no memory
  * controller, -EEXIST watched already, -ENOSPC 1024 watches on this
- * handle, -EOPNOTSUPP a chardev handle or a kernel without them.
+ * handle, -EOPNOTSUPP a kernel without them.  A watch also brings the
+ * OOM kills in the cgroup's subtree (1.4, MNOTIFY_EVENT_CGROUP_OOM).
+ *
+ * On a chardev handle (1.4) it binds the device file to the cgroup
+ * (MEM_NOTIFY_IOC_BIND_CGROUP): its MNOTIFY_EVENT_CHARDEV events then
+ * follow the cgroup's level and carry ev->cgroup (id, level; removed 1
+ * in the last); no state event, no unwatch (a binding lasts as long as
+ * the handle or the cgroup: -EBUSY a second time), and after the
+ * cgroup's removal mnotify_dispatch() returns -EIDRM.  The same rules
+ * and errors, with the library's message in mnotify_ext_ack().
  */
 int mnotify_watch_cgroup(struct mnotify *h, int dirfd);
 int mnotify_watch_cgroup_path(struct mnotify *h, const char *path);
@@ -427,7 +464,7 @@ const char *mnotify_ext_ack(const struct mnotify *h);
 /*
  * Names for printing: "enter", "exit", "oom", "chardev", "lost", "zone",
  * "node", since 1.2 "candidate", "candidate-clear", since 1.3 "cgroup",
- * "cgroup-state" (or "unknown").
+ * "cgroup-state", since 1.4 "cgroup-oom" (or "unknown").
  */
 const char *mnotify_event_name(unsigned int type);
 /* "none", "cpuset", "mempolicy", "memcg" (or "unknown") */

@@ -1165,6 +1165,78 @@ static void test_cgroups(void)
 	pair_close(&p);
 }
 
+/* 1.4: cgroup paths in OOM events, CGROUP_OOM, a chardev bound to a cgroup */
+static void test_cgroup_oom(void)
+{
+	char path[] = "/tmp/test-libmnotify-XXXXXX";
+	struct mem_notify_report rep = {
+		.event = 9, .level = MEM_NOTIFY_LEVEL_LOW,
+		.flags = MEM_NOTIFY_REPORT_CGROUP,
+	};
+	struct mnotify_event ev;
+	struct mnotify *h;
+	struct mb m;
+	int fd, n;
+
+	mb_oom(&m, 1);
+	mb_u64(&m, MEM_NOTIFY_A_CGROUP_ID, 4243);
+	mb_u64(&m, MEM_NOTIFY_A_OOM_MEMCG_ID, 4242);
+	mb_str(&m, MEM_NOTIFY_A_CGROUP_PATH, "/a/b/c");
+	mb_str(&m, MEM_NOTIFY_A_OOM_MEMCG_PATH, "/a/b");
+	tap_ok(parse(&m, &ev) == 0 && ev.type == MNOTIFY_EVENT_OOM_VICTIM &&
+	       ev.group == MNOTIFY_GROUP_OOM && MNOTIFY_HAS(&ev, oom_cgroups) &&
+	       ev.why.cgroup_id == 4243 && !strcmp(ev.oom_cgroups.path, "/a/b/c") &&
+	       ev.why.oom_memcg_id == 4242 && !strcmp(ev.oom_cgroups.oom_memcg_path, "/a/b") &&
+	       ev.oom_cgroups.watch_id == 0,
+	       "OOM_VICTIM with CGROUP_PATH and OOM_MEMCG_PATH: both paths");
+	mb_oom(&m, 1);
+	tap_ok(parse(&m, &ev) == 0 && !ev.oom_cgroups.path[0] &&
+	       !ev.oom_cgroups.oom_memcg_path[0],
+	       "OOM_VICTIM without paths (older kernel, cgroup gone): empty paths");
+	mb_oom(&m, 1);
+	((struct genlmsghdr *)NLMSG_DATA(&m.u.hdr))->cmd = MEM_NOTIFY_CMD_CGROUP_OOM;
+	mb_u64(&m, MEM_NOTIFY_A_CGROUP_ID, 4243);
+	mb_str(&m, MEM_NOTIFY_A_CGROUP_PATH, "/b/c");
+	mb_u64(&m, MEM_NOTIFY_A_WATCH_CGROUP_ID, 4242);
+	tap_ok(parse(&m, &ev) == 0 && ev.type == MNOTIFY_EVENT_CGROUP_OOM &&
+	       ev.group == MNOTIFY_GROUP_CGROUP && ev.seq == 7 && ev.u.oom.tgid == 210 &&
+	       !strcmp(ev.u.oom.comm, "cache-worker") && ev.oom_cgroups.watch_id == 4242 &&
+	       !strcmp(ev.oom_cgroups.path, "/b/c") &&
+	       !strcmp(mnotify_event_name(MNOTIFY_EVENT_CGROUP_OOM), "cgroup-oom"),
+	       "CGROUP_OOM: an OOM event of group cgroup, with the watch's id");
+
+	/* a chardev report of a bound file, then its cgroup's removal */
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, &rep, sizeof(rep)) != sizeof(rep))
+		tap_bail("temporary file");
+	close(fd);
+	memset(&ev, 0, sizeof(ev));
+	n = mnotify_open_chardev(&h, path) ? -1 : mnotify_dispatch(h, chardev_cb, &ev);
+	tap_ok(n == 1 && ev.type == MNOTIFY_EVENT_CHARDEV && ev.cgroup.level == 1 &&
+	       !ev.cgroup.removed && ev.seq == 9,
+	       "chardev report with CGROUP: ev->cgroup.level is the cgroup's (%d)", n);
+	mnotify_close(h);
+	rep.flags |= MEM_NOTIFY_REPORT_CGROUP_REMOVED;
+	rep.level = 0;
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0 || write(fd, &rep, sizeof(rep)) != sizeof(rep))
+		tap_bail("temporary file");
+	close(fd);
+	memset(&ev, 0, sizeof(ev));
+	n = mnotify_open_chardev(&h, path) ? -1 : mnotify_dispatch(h, chardev_cb, &ev);
+	tap_ok(n == 1 && ev.cgroup.removed && ev.cgroup.level == 0 &&
+	       mnotify_dispatch(h, chardev_cb, &ev) == -EIDRM,
+	       "CGROUP_REMOVED: removed 1, then dispatch says -EIDRM");
+	/* a regular file is no cgroup: the ioctl fails, with a message */
+	fd = open("/tmp", O_RDONLY | O_DIRECTORY);
+	n = mnotify_watch_cgroup(h, fd);
+	tap_ok(n < 0 && n != -EIDRM, "binding a chardev handle that is no device fails (%d, '%s')",
+	       n, mnotify_ext_ack(h));
+	close(fd);
+	mnotify_close(h);
+	unlink(path);
+}
+
 /* a field added by a newer kernel (an attribute unknown here) is ignored */
 static void test_unknown_attrs(void)
 {
@@ -1194,6 +1266,7 @@ int main(int argc, char **argv)
 	test_dispatch_resync();
 	test_commands();
 	test_cgroups();
+	test_cgroup_oom();
 	test_unknown_attrs();
 	return tap_done();
 }
