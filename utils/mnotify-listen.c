@@ -33,9 +33,11 @@ static const char usage_text[] =
 "                       pressure (default), oom (needs CAP_SYS_ADMIN)\n"
 "  -c, --chardev[=PATH] watch /dev/mem_notify (or PATH) instead of netlink\n"
 "  -C, --cgroup PATH    watch the levels of the memory cgroup PATH (a cgroup v2\n"
-"                       directory you manage: root, or its delegated owner);\n"
-"                       may be given up to 64 times; without --groups no\n"
-"                       group is joined\n"
+"                       directory you manage: root, or its delegated owner)\n"
+"                       and the OOM kills in its subtree; may be given up to\n"
+"                       64 times; without --groups no group is joined; with\n"
+"                       --chardev once: the device file follows that cgroup's\n"
+"                       level (and mnotify-listen exits when it is removed)\n"
 "  -n, --count N        exit after N events (lost-event notices and zone\n"
 "                       states do not count)\n"
 "  -w, --timeout SEC    exit after SEC seconds (decimals allowed)\n"
@@ -58,14 +60,16 @@ static const char usage_text[] =
 "prev L|unknown headroom P (enter: the node's level changed to low, medium\n"
 "or critical, up or down; exit: back to none; zone is the node's highest);\n"
 "oom|candidate|candidate-clear pid P tgid P uid U comm C points N adj N\n"
-"matched 0|1 constraint C pages P reason R cgroup ID [memcg ID]\n"
-"[priority N priority_cgroup ID] seq S (oom: a kill; candidate: while a\n"
+"matched 0|1 constraint C pages P reason R cgroup ID [PATH] [memcg ID\n"
+"[PATH]] [priority N priority_cgroup ID] [watch ID] seq S (oom: a kill;\n"
+"cgroup-oom: a kill in the subtree of the --cgroup whose id is watch,\n"
+"paths relative to your cgroup namespace; candidate: while a\n"
 "node is at critical, the task the OOM killer would choose now; clear: it\n"
 "is no longer next; reason: badness, name, priority, origin, allocating or\n"
 "group; cgroup ids as name_to_handle_at() gives them; with --chardev only\n"
 "this process's own: candidate pid P; comm: bytes outside printable\n"
 "ASCII, space and backslash as \\xNN; JSON: \\u00NN); chardev [level L\n"
-"event N]; lost group G count N|unknown; zone ...\n"
+"event N] [cgroup ID [removed]]; lost group G count N|unknown; zone ...\n"
 "status S;\n"
 "cgroup|cgroup-state PATH id ID level L prev L [headroom P usage P limit P\n"
 "binding PATH] [removed] seq S (cgroup: the watched cgroup's level changed;\n"
@@ -168,6 +172,7 @@ static void print_text(const struct opts *o, const struct mnotify_event *ev)
 		}
 		/* fall through */
 	case MNOTIFY_EVENT_OOM_VICTIM:
+	case MNOTIFY_EVENT_CGROUP_OOM:
 		cli_text_escape(comm, sizeof(comm), k->comm);
 		printf("%s pid %u tgid %u uid %u comm %s",
 		       mnotify_event_name(ev->type), k->pid, k->tgid, k->uid,
@@ -182,23 +187,38 @@ static void print_text(const struct opts *o, const struct mnotify_event *ev)
 			printf(" reason %s cgroup %llu",
 			       mnotify_oom_reason_name(ev->why.reason),
 			       (unsigned long long)ev->why.cgroup_id);
+			if (MNOTIFY_HAS(ev, oom_cgroups) &&
+			    ev->oom_cgroups.path[0])
+				printf(" %s", ev->oom_cgroups.path);
 			if (ev->why.oom_memcg_id)
 				printf(" memcg %llu", (unsigned long long)
 				       ev->why.oom_memcg_id);
+			if (ev->why.oom_memcg_id &&
+			    MNOTIFY_HAS(ev, oom_cgroups) &&
+			    ev->oom_cgroups.oom_memcg_path[0])
+				printf(" %s", ev->oom_cgroups.oom_memcg_path);
 			if (ev->why.reason == MNOTIFY_OOM_REASON_PRIORITY)
 				printf(" priority %u priority_cgroup %llu",
 				       ev->why.priority, (unsigned long long)
 				       ev->why.priority_cgroup_id);
 		}
+		if (ev->type == MNOTIFY_EVENT_CGROUP_OOM)
+			printf(" watch %llu", (unsigned long long)
+			       ev->oom_cgroups.watch_id);
 		printf(" seq %llu\n", (unsigned long long)ev->seq);
 		break;
 	case MNOTIFY_EVENT_CHARDEV:
 		if (ev->u.zone.level >= 0)
-			printf("chardev level %s event %llu\n",
+			printf("chardev level %s event %llu",
 			       mnotify_level_name(ev->u.zone.level),
 			       (unsigned long long)ev->seq);
 		else
-			printf("chardev\n");
+			printf("chardev");
+		/* a device file bound to a cgroup: the level is the cgroup's */
+		if (MNOTIFY_HAS(ev, cgroup) && ev->cgroup.id)
+			printf(" cgroup %llu%s", (unsigned long long)ev->cgroup.id,
+			       ev->cgroup.removed ? " removed" : "");
+		printf("\n");
 		break;
 	case MNOTIFY_EVENT_CGROUP_LEVEL:
 	case MNOTIFY_EVENT_CGROUP_STATE: {
@@ -279,6 +299,7 @@ static void print_json(const struct mnotify_event *ev)
 	case MNOTIFY_EVENT_OOM_VICTIM:
 	case MNOTIFY_EVENT_OOM_CANDIDATE:
 	case MNOTIFY_EVENT_OOM_CANDIDATE_CLEAR:
+	case MNOTIFY_EVENT_CGROUP_OOM:
 		if (!ev->group) {	/* chardev: about this process only */
 			printf(",\"pid\":%u,\"self\":true", k->pid);
 			break;
@@ -304,6 +325,24 @@ static void print_json(const struct mnotify_event *ev)
 			printf(",\"priority\":%u,\"priority_cgroup_id\":%llu",
 			       ev->why.priority,
 			       (unsigned long long)ev->why.priority_cgroup_id);
+		if (!MNOTIFY_HAS(ev, oom_cgroups))
+			break;
+		{
+			char path[MNOTIFY_CGROUP_PATH_MAX * 6];
+
+			if (ev->oom_cgroups.path[0]) {
+				cli_json_string(path, sizeof(path), ev->oom_cgroups.path);
+				printf(",\"cgroup_path\":%s", path);
+			}
+			if (ev->oom_cgroups.oom_memcg_path[0]) {
+				cli_json_string(path, sizeof(path),
+						ev->oom_cgroups.oom_memcg_path);
+				printf(",\"memcg_path\":%s", path);
+			}
+		}
+		if (ev->type == MNOTIFY_EVENT_CGROUP_OOM)
+			printf(",\"watch_id\":%llu",
+			       (unsigned long long)ev->oom_cgroups.watch_id);
 		break;
 	case MNOTIFY_EVENT_CGROUP_LEVEL:
 	case MNOTIFY_EVENT_CGROUP_STATE: {
@@ -341,6 +380,10 @@ static void print_json(const struct mnotify_event *ev)
 			printf(",\"level\":\"%s\",\"event\":%llu",
 			       mnotify_level_name(ev->u.zone.level),
 			       (unsigned long long)ev->seq);
+		if (MNOTIFY_HAS(ev, cgroup) && ev->cgroup.id)
+			printf(",\"cgroup_id\":%llu,\"removed\":%s",
+			       (unsigned long long)ev->cgroup.id,
+			       ev->cgroup.removed ? "true" : "false");
 		break;
 	}
 	printf("}\n");
@@ -503,8 +546,8 @@ int main(int argc, char **argv)
 			argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (ncgroups && use_chardev) {
-		fprintf(stderr, "mnotify-listen: --cgroup needs netlink, not --chardev\n");
+	if (ncgroups > 1 && use_chardev) {
+		fprintf(stderr, "mnotify-listen: --chardev follows one --cgroup at most\n");
 		return EXIT_USAGE;
 	}
 	if (ncgroups && !groups_given)
@@ -597,6 +640,12 @@ int main(int argc, char **argv)
 		if (err == -EINTR) {
 			err = 0;
 			continue;
+		}
+		if (err == -EIDRM && use_chardev && ncgroups) {
+			fprintf(stderr, "mnotify-listen: --cgroup %s: the cgroup was removed\n",
+				cgroups[0]);
+			err = 0;
+			break;
 		}
 		if (err < 0) {
 			fprintf(stderr, "mnotify-listen: %s\n", strerror(-err));

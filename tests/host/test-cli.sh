@@ -24,6 +24,7 @@ t "-t with --json is a usage error" 2 "JSON lines carry ts_ns and rx_ns" "$b/mno
 t "-T with --json is a usage error" 2 "JSON lines carry ts_ns and rx_ns" "$b/mnotify-listen" -j -T
 t "a --timeout past 115 days is refused" 2 "bad --timeout" "$b/mnotify-listen" -w 1e8
 t "bad --level" 2 "bad --level" "$b/mnotify-listen" --level none
+t "--chardev follows one --cgroup" 2 "--chardev follows one --cgroup at most" "$b/mnotify-listen" --chardev -C /a -C /b
 t "set oom-priority: not a number" 2 "'abc' is not a number from 0 to 1000" "$b/mnotify-ctl" set oom-priority /x abc
 t "set oom-priority: out of range" 2 "'1001' is not a number from 0 to 1000" "$b/mnotify-ctl" set oom-priority /x 1001
 t "set oom-priority: missing value" 2 "expected: set oom-priority CGROUP N" "$b/mnotify-ctl" set oom-priority /x
