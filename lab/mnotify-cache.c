@@ -12,6 +12,9 @@
  * critical), or from nowhere (baseline).  Told that it is the task the
  * OOM killer would choose next (the device tells its own files; netlink's
  * "oom" group, joined when allowed), it gives back everything at once.
+ * With --cgroup it follows one memory cgroup's level instead of the
+ * nodes': a netlink watch, the device file bound to the cgroup, or a PSI
+ * trigger on the cgroup's memory.pressure.
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -37,13 +40,17 @@
 #define MB (1024UL * 1024UL)
 
 static const char usage_text[] =
-"Usage: mnotify-cache [-s SOURCE] [-m MB] [-g SEC] [-n NAME] [-o]\n"
+"Usage: mnotify-cache [-s SOURCE] [-c CGROUP] [-m MB] [-g SEC] [-n NAME] [-o]\n"
 "Hold MB megabytes of cache; trim it in proportion to the memory pressure\n"
 "level (low: keep 1/2, medium: 1/4, critical: none; told again while already\n"
 "within the level: give back half of what is left), grow it back to what\n"
 "a lower level allows after SEC seconds without a rise (0: never).\n"
 "\n"
 "  -s, --source S   netlink (default), chardev, psi, none\n"
+"  -c, --cgroup DIR follow the level of the memory cgroup DIR (a cgroup v2\n"
+"                   directory you manage, e.g. its own) instead of the nodes':\n"
+"                   netlink watches it, chardev binds the device file to it,\n"
+"                   psi sets its trigger on DIR/memory.pressure\n"
 "  -m, --mb MB      cache size [32]\n"
 "  -g, --regrow SEC regrow after SEC quiet seconds [0 = never]\n"
 "  -n, --name NAME  task name\n"
@@ -146,6 +153,13 @@ static int on_event(const struct mnotify_event *ev, void *arg)
 		fresh = 1;	/* each report asks for a share */
 		break;
 	}
+	case MNOTIFY_EVENT_CGROUP_LEVEL:
+	case MNOTIFY_EVENT_CGROUP_STATE:
+		/* --cgroup over netlink: the watched cgroup's level */
+		level = ev->cgroup.level;
+		fresh = ev->type == MNOTIFY_EVENT_CGROUP_LEVEL &&
+			ev->cgroup.prev_level == MNOTIFY_LEVEL_NONE;
+		break;
 	case MNOTIFY_EVENT_LOST:
 		/* do not know: be safe */
 		level = MNOTIFY_LEVEL_CRITICAL;
@@ -167,6 +181,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "source", required_argument, NULL, 's' },
+		{ "cgroup", required_argument, NULL, 'c' },
 		{ "mb", required_argument, NULL, 'm' },
 		{ "regrow", required_argument, NULL, 'g' },
 		{ "name", required_argument, NULL, 'n' },
@@ -175,17 +190,20 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *source = "netlink";
+	const char *source = "netlink", *cgroup = NULL;
 	long mb = 32, regrow = 0;
 	struct mnotify *h = NULL;
 	uint64_t quiet_since;
 	int fd = -1, opt, err, cur = MNOTIFY_LEVEL_NONE, oom_only = 0;
 	size_t target;
 
-	while ((opt = getopt_long(argc, argv, "s:m:g:n:ohV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:c:m:g:n:ohV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			source = optarg;
+			break;
+		case 'c':
+			cgroup = optarg;
 			break;
 		case 'm':
 			if (cli_parse_long(optarg, 1, 1 << 20, &mb))
@@ -216,16 +234,21 @@ int main(int argc, char **argv)
 
 	if (!strcmp(source, "netlink")) {
 		/* the oom group tells the candidate; it needs CAP_SYS_ADMIN */
-		err = mnotify_open(&h, MNOTIFY_GROUP_PRESSURE | MNOTIFY_GROUP_OOM);
+		unsigned int groups = cgroup ? 0 : MNOTIFY_GROUP_PRESSURE;
+
+		err = mnotify_open(&h, groups | MNOTIFY_GROUP_OOM);
 		if (err == -EPERM)
-			err = mnotify_open(&h, MNOTIFY_GROUP_PRESSURE);
+			err = mnotify_open(&h, groups);
 	} else if (!strcmp(source, "chardev"))
 		err = mnotify_open_chardev(&h, NULL);
 	else if (!strcmp(source, "psi")) {
 		/* what Android's lmkd uses for "some" pressure */
 		static const char trig[] = "some 70000 1000000";
+		char f[PATH_MAX];
 
-		fd = open("/proc/pressure/memory", O_RDWR | O_CLOEXEC);
+		snprintf(f, sizeof(f), "%s%s", cgroup ? cgroup : "/proc/pressure/memory",
+			 cgroup ? "/memory.pressure" : "");
+		fd = open(f, O_RDWR | O_CLOEXEC);
 		err = fd < 0 || write(fd, trig, sizeof(trig)) < 0 ? -errno : 0;
 	} else if (!strcmp(source, "none"))
 		err = 0;
@@ -234,6 +257,17 @@ int main(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, "mnotify-cache: %s: %s\n", source, strerror(-err));
 		return 1;
+	}
+	/* netlink: a watch; chardev: the device file bound to the cgroup */
+	if (cgroup && h) {
+		err = mnotify_watch_cgroup_path(h, cgroup);
+		if (err) {
+			const char *why = mnotify_ext_ack(h);
+
+			fprintf(stderr, "mnotify-cache: --cgroup %s: %s%s%s%s\n", cgroup,
+				strerror(-err), *why ? " (" : "", why, *why ? ")" : "");
+			return 1;
+		}
 	}
 
 	want_mb = (size_t)mb;
@@ -253,8 +287,11 @@ int main(int argc, char **argv)
 		level = -1;
 		fresh = 0;
 		next = 0;
-		if (n > 0 && h)
-			mnotify_dispatch(h, on_event, h);
+		if (n > 0 && h && mnotify_dispatch(h, on_event, h) == -EIDRM) {
+			/* the device file's cgroup is gone */
+			fprintf(stderr, "mnotify-cache: --cgroup %s: removed\n", cgroup);
+			break;
+		}
 		else if (n > 0 && (p.revents & POLLPRI))
 			level = MNOTIFY_LEVEL_CRITICAL;
 		/* --oom-only: the levels change nothing, "you are next" does */
