@@ -8,7 +8,12 @@
  * nobody may watch only what it manages (a delegated cgroup.procs); a
  * removed cgroup ends its watch with CGROUP_REMOVED; watches of closed
  * sockets are freed (GET_STATS back to where it was).  Then the same
- * through libmnotify-nl and mnotify-ctl cgroups.
+ * through libmnotify-nl and mnotify-ctl cgroups.  The OOM kill comes to
+ * b's watcher as CGROUP_OOM (c's hears nothing) and to the oom group with
+ * the cgroups' paths.  A /dev/mem_notify file bound to b follows b's
+ * level and hangs up when b is removed.  An unprivileged container (user,
+ * network and cgroup namespaces over a delegated subtree) watches its own
+ * cgroups, with paths relative to its namespace, and is refused others.
  */
 #define _GNU_SOURCE
 #include "guestlib.h"
@@ -20,9 +25,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -38,11 +46,23 @@
 static int family;
 
 struct cgev {
-	int level, prev;
-	unsigned long long id, binding, seq, limit, ts;
+	int cmd, sock, level, prev, constraint;
+	unsigned long long id, binding, seq, limit, ts, watch, oom_memcg;
 	bool removed, has_binding;
-	char path[256], bpath[256];
+	char path[256], bpath[256], opath[256];
 };
+
+/* CGROUP_OOM events, of any socket read_msgs() read */
+static struct cgev oomevs[16];
+static int noomevs;
+
+static long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 static int nl_open(void)
 {
@@ -99,7 +119,8 @@ static void parse_level(const struct nlmsghdr *nh, struct cgev *ev)
 	const char *p = (const char *)g + GENL_HDRLEN, *end = (const char *)nh + nh->nlmsg_len;
 
 	memset(ev, 0, sizeof(*ev));
-	ev->level = ev->prev = -1;
+	ev->cmd = g->cmd;
+	ev->level = ev->prev = ev->constraint = -1;
 	while (p + NLA_HDRLEN <= end) {
 		const struct nlattr *a = (const struct nlattr *)p;
 		const void *d = p + NLA_HDRLEN;
@@ -121,6 +142,12 @@ static void parse_level(const struct nlmsghdr *nh, struct cgev *ev)
 		case MEM_NOTIFY_A_LIMIT: ev->limit = u64; break;
 		case MEM_NOTIFY_A_BINDING_CGROUP_ID: ev->binding = u64; ev->has_binding = true; break;
 		case MEM_NOTIFY_A_CGROUP_REMOVED: ev->removed = true; break;
+		case MEM_NOTIFY_A_WATCH_CGROUP_ID: ev->watch = u64; break;
+		case MEM_NOTIFY_A_OOM_MEMCG_ID: ev->oom_memcg = u64; break;
+		case MEM_NOTIFY_A_CONSTRAINT: ev->constraint = u32; break;
+		case MEM_NOTIFY_A_OOM_MEMCG_PATH:
+			snprintf(ev->opath, sizeof(ev->opath), "%.*s", (int)(a->nla_len - NLA_HDRLEN), (const char *)d);
+			break;
 		case MEM_NOTIFY_A_CGROUP_PATH:
 			snprintf(ev->path, sizeof(ev->path), "%.*s", (int)(a->nla_len - NLA_HDRLEN), (const char *)d);
 			break;
@@ -187,6 +214,11 @@ static int read_msgs(int s, uint32_t seq, int timeout_ms, struct cgev *evs, int 
 				if (g->cmd == MEM_NOTIFY_CMD_CGROUP_LEVEL && *n < max) {
 					parse_level(nh, &evs[(*n)++]);
 					got_event = 1;
+				}
+				if (g->cmd == MEM_NOTIFY_CMD_CGROUP_OOM &&
+				    noomevs < (int)(sizeof(oomevs) / sizeof(oomevs[0]))) {
+					parse_level(nh, &oomevs[noomevs]);
+					oomevs[noomevs++].sock = s;
 				}
 			}
 		}
@@ -294,6 +326,84 @@ static int on_lib(const struct mnotify_event *ev, void *arg)
 	return MNOTIFY_CB_OK;
 }
 
+/* MEM_NOTIFY_IOC_BIND_CGROUP of the device file @dev to @path: 0 or -errno */
+static int bind_dev(int dev, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (ioctl(dev, MEM_NOTIFY_IOC_BIND_CGROUP, &fd))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/*
+ * An unprivileged container's agent, in a child: uid 65534 becomes root
+ * of a new user namespace with its own network namespace and a cgroup
+ * namespace rooted at @ct (delegated to 65534: it owns ct, ct/init and
+ * ct/mine, not ct/theirs).  It watches ct/mine (the path "/mine"), is
+ * refused ct/theirs (EACCES) and @sibling (outside its namespace:
+ * ENOENT), and binds a device file the same way.  Returns an exit status:
+ * 0 as expected, else which step failed (diagnostics on stdout).
+ */
+static int container(const char *ct, const char *sibling)
+{
+	char f[900], mine[900], theirs[900], ext[256] = "", ext2[256] = "";
+	int s, fam, e_mine, e_theirs, e_sib, b_mine, b_theirs, dev, bad = 0;
+	struct nl_sock *nls;
+	struct cgev st = { 0 };
+
+	snprintf(f, sizeof(f), "%s/cgroup.procs", ct);
+	if (write_file(f, "0") < 0)
+		return 10;
+	if (become_nobody() || unshare(CLONE_NEWUSER))
+		return 11;
+	if (write_file("/proc/self/setgroups", "deny") < 0 ||
+	    write_file("/proc/self/uid_map", "0 65534 1") < 0 ||
+	    write_file("/proc/self/gid_map", "0 65534 1") < 0)
+		return 12;
+	if (unshare(CLONE_NEWNET | CLONE_NEWCGROUP))
+		return 13;
+	/* as the container's root: out of ct, memory for its children */
+	snprintf(f, sizeof(f), "%s/init/cgroup.procs", ct);
+	if (write_file(f, "0") < 0)
+		return 14;
+	snprintf(f, sizeof(f), "%s/cgroup.subtree_control", ct);
+	if (write_file(f, "+memory") < 0)
+		return 15;
+	nls = nl_socket_alloc();
+	if (!nls || genl_connect(nls) ||
+	    (fam = genl_ctrl_resolve(nls, MEM_NOTIFY_GENL_NAME)) < 0) {
+		printf("# container: no mem_notify family in its network namespace\n");
+		return 16;
+	}
+	nl_socket_free(nls);
+	family = fam;
+	s = nl_open();
+	snprintf(mine, sizeof(mine), "%s/mine", ct);
+	snprintf(theirs, sizeof(theirs), "%s/theirs", ct);
+	e_mine = watch(s, mine, &st, NULL, 0);
+	e_theirs = watch(s, theirs, NULL, ext, sizeof(ext));
+	e_sib = watch(s, sibling, NULL, ext2, sizeof(ext2));
+	dev = open("/dev/mem_notify", O_RDONLY | O_CLOEXEC);
+	b_theirs = dev < 0 ? -EBADF : bind_dev(dev, theirs);
+	b_mine = dev < 0 ? -EBADF : bind_dev(dev, mine);
+	printf("# container: watch mine %d (\"%s\"), theirs %d (\"%s\"), sibling %d (\"%s\"); bind theirs %d, mine %d\n",
+	       e_mine, st.path, e_theirs, ext, e_sib, ext2, b_theirs, b_mine);
+	fflush(stdout);
+	if (e_mine || strcmp(st.path, "/mine"))
+		bad |= 1;
+	if ((e_theirs != -EACCES && e_theirs != -EPERM) || !*ext)
+		bad |= 2;
+	if (e_sib != -ENOENT || !*ext2)
+		bad |= 4;
+	if ((b_theirs != -EACCES && b_theirs != -EPERM) || b_mine)
+		bad |= 8;
+	return bad;
+}
+
 static void set(const char *cg, const char *file, const char *v)
 {
 	char f[800];
@@ -379,19 +489,75 @@ int main(void)
 
 			if (become_nobody())
 				_exit(90);
+			int dev = open("/dev/mem_notify", O_RDONLY | O_CLOEXEC), b1, b2;
+
 			s = nl_open();
 			e1 = watch(s, b, NULL, ext, sizeof(ext));
 			e2 = watch(s, d, NULL, NULL, 0);
-			printf("# nobody: b %d \"%s\", d %d\n", e1, ext, e2);
+			b1 = bind_dev(dev, b);
+			b2 = bind_dev(dev, d);
+			printf("# nobody: b %d \"%s\", d %d; device file bound to b %d, to d %d\n",
+			       e1, ext, e2, b1, b2);
 			fflush(stdout);
-			_exit((e1 == -EACCES || e1 == -EPERM) && *ext ? (e2 == 0 ? 0 : 2) : 1);
+			_exit(((e1 == -EACCES || e1 == -EPERM) && *ext ? 0 : 1) | (e2 ? 2 : 0) |
+			      (b1 == -EACCES || b1 == -EPERM ? 0 : 4) | (b2 ? 8 : 0));
 		}
 		tap_ok(p > 0 && wait_pid_timeout(p, &status, 30000) == 0 && WIFEXITED(status) &&
 		       WEXITSTATUS(status) == 0,
-		       "nobody may not watch a/b (EACCES and a message), may watch a delegated a/cgd (exit %d)",
+		       "nobody may not watch a/b or bind a device file to it (EACCES), may both for a delegated a/cgd (exit %d)",
 		       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		rmdir(d);
 	}
+
+	/* an unprivileged container over a delegated subtree a/ct */
+	{
+		static const char *const own[] = {
+			"", "/cgroup.procs", "/cgroup.subtree_control", "/init",
+			"/init/cgroup.procs", "/mine", "/mine/cgroup.procs",
+		};
+		char ct[800], f[900];
+
+		snprintf(ct, sizeof(ct), "%s/ct", a);
+		const char *const dirs[] = { "", "/init", "/mine", "/theirs" };
+
+		for (size_t i = 0; i < 4; i++) {
+			snprintf(f, sizeof(f), "%s%s", ct, dirs[i]);
+			if (mkdir(f, 0755))
+				tap_bail("mkdir %s: %s", f, strerror(errno));
+		}
+		for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+			snprintf(f, sizeof(f), "%s%s", ct, own[i]);
+			if (chown(f, 65534, 65534))
+				tap_bail("chown %s: %s", f, strerror(errno));
+		}
+		pid_t p = fork();
+
+		if (p == 0)
+			_exit(container(ct, c));
+		tap_ok(p > 0 && wait_pid_timeout(p, &status, 30000) == 0 && WIFEXITED(status) &&
+		       WEXITSTATUS(status) == 0,
+		       "an unprivileged container (user, net and cgroup namespaces) watches its own cgroup as \"/mine\", is refused its parent's (EACCES) and a sibling's (ENOENT), binds a device file likewise (exit %d)",
+		       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		for (size_t i = 4; i-- > 0;) {
+			snprintf(f, sizeof(f), "%s%s", ct, dirs[i]);
+			if (rmdir(f))
+				tap_diag("rmdir %s: %s", f, strerror(errno));
+		}
+	}
+
+	/* a device file bound to a/b, and bad bindings */
+	int dev = open("/dev/mem_notify", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	unsigned int dlevel = 9;
+
+	if (dev < 0)
+		tap_bail("open /dev/mem_notify: %s", strerror(errno));
+	tap_ok(bind_dev(dev, "/sys/fs/cgroup") == -EINVAL && bind_dev(dev, "/tmp") == -EBADF,
+	       "binding a device file to the root cgroup: EINVAL; to a directory that is no cgroup: EBADF");
+	err = bind_dev(dev, b);
+	tap_ok(!err && !ioctl(dev, MEM_NOTIFY_IOC_GET_LEVEL, &dlevel) && dlevel == 0 &&
+	       bind_dev(dev, c) == -EBUSY,
+	       "a device file bound to a/b: GET_LEVEL is a/b's (%u), a second binding EBUSY (%d)",
+	       dlevel, err);
 
 	/* a ramp in b to its memcg OOM; the oom group says which memcg ran out */
 	struct mnotify *oomh = NULL;
@@ -410,10 +576,24 @@ int main(void)
 		tap_bail("spawn the hog");
 	long long end = now_ms() + WAIT_MS;
 
+	struct mem_notify_report rep;
+	long long dev_first_ns = 0;
+	unsigned int dev_max = 0, dev_reports = 0, dev_cgroup_flag = 1;
+
 	while (now_ms() < end && !killed) {
 		int st2;
 
-		read_msgs(s1, 0, 200, evs, 64, &n, NULL, 0);
+		read_msgs(s1, 0, 50, evs, 64, &n, NULL, 0);
+		/* the bound device file, read as it is told */
+		while (read(dev, &rep, sizeof(rep)) == sizeof(rep)) {
+			dev_reports++;
+			if (!(rep.flags & MEM_NOTIFY_REPORT_CGROUP))
+				dev_cgroup_flag = 0;
+			if (rep.level > 0 && !dev_first_ns)
+				dev_first_ns = mono_ns();
+			if (rep.level > dev_max)
+				dev_max = rep.level;
+		}
 		if (waitpid(hog, &st2, WNOHANG) == hog)
 			killed = WIFSIGNALED(st2) && WTERMSIG(st2) == SIGKILL;
 	}
@@ -430,6 +610,33 @@ int main(void)
 	       os.ev.why.oom_memcg_id == cg_id(b) && os.ev.why.cgroup_id == cg_id(b),
 	       "its OOM event: constraint memcg, the memcg that ran out and the victim's are a/b (%s)",
 	       os.got ? mnotify_constraint_name(os.ev.u.oom.constraint) : "no event");
+	tap_ok(os.got && MNOTIFY_HAS(&os.ev, oom_cgroups) &&
+	       strstr(os.ev.oom_cgroups.path, "/cga/cgb") &&
+	       strstr(os.ev.oom_cgroups.oom_memcg_path, "/cga/cgb"),
+	       "... with their paths: victim's %s, ran out %s", os.ev.oom_cgroups.path,
+	       os.ev.oom_cgroups.oom_memcg_path);
+	tap_ok(dev_first_ns && os.got && dev_first_ns < (long long)os.ev.timestamp_ns &&
+	       dev_max >= 1 && dev_cgroup_flag,
+	       "the device file bound to a/b was told before the kill: %lld ms before, up to level %u, %u reports all with REPORT_CGROUP",
+	       os.got && dev_first_ns ? ((long long)os.ev.timestamp_ns - dev_first_ns) / 1000000 : -1,
+	       dev_max, dev_reports);
+
+	/* the kill to a/b's watcher, as CGROUP_OOM */
+	int oi = -1;
+
+	for (long long e2 = now_ms() + 5000; oi < 0 && now_ms() < e2;) {
+		read_msgs(s1, 0, 200, evs, 64, &n, NULL, 0);
+		for (int i = 0; i < noomevs; i++)
+			if (oomevs[i].sock == s1)
+				oi = i;
+	}
+	tap_ok(oi >= 0 && oomevs[oi].watch == cg_id(b) && oomevs[oi].id == cg_id(b) &&
+	       oomevs[oi].oom_memcg == cg_id(b) &&
+	       oomevs[oi].constraint == MEM_NOTIFY_OOM_CONSTRAINT_MEMCG &&
+	       strstr(oomevs[oi].path, "/cga/cgb") && strstr(oomevs[oi].opath, "/cga/cgb") &&
+	       os.got && oomevs[oi].seq == os.ev.seq,
+	       "a/b's watcher got CGROUP_OOM: watch a/b, victim's and OOM memcg %s, the oom group's seq",
+	       oi >= 0 ? oomevs[oi].opath : "none");
 
 	/* recovery: back to none */
 	while (now_ms() < end && (!n || evs[n - 1].level != 0))
@@ -457,6 +664,13 @@ int main(void)
 	tap_ok(n > at_kill && evs[n - 1].level == 0, "a/b back to none after the kill");
 	tap_ok(read_msgs(s2, 0, 300, evs, 64, &n2, NULL, 0) == -ETIMEDOUT && n2 == 0,
 	       "a/c heard nothing");
+	{
+		int other = 0;
+
+		for (int i = 0; i < noomevs; i++)
+			other += oomevs[i].sock == s2;
+		tap_ok(!other, "a/c's watcher got no CGROUP_OOM (%d)", other);
+	}
 
 	/* a limit on a below b's: a binds b */
 	set(a, "memory.max", "32M");
@@ -515,6 +729,28 @@ int main(void)
 	err = read_msgs(s1, 0, 60000, evs, 64, &n, NULL, 0);
 	tap_ok(!err && n >= 1 && evs[n - 1].removed && evs[n - 1].id == bid && evs[n - 1].level == 0,
 	       "rmdir a/b: a last event with CGROUP_REMOVED (%d events)", n);
+	{
+		struct pollfd pfd = { .fd = dev, .events = POLLIN };
+		int pr = poll(&pfd, 1, 60000), r1 = -1, r2;
+
+		memset(&rep, 0, sizeof(rep));
+		/* reports of the level before the removal may come first */
+		for (int i = 0; i < 16; i++) {
+			r1 = read(dev, &rep, sizeof(rep));
+			if (r1 != sizeof(rep) || (rep.flags & MEM_NOTIFY_REPORT_CGROUP_REMOVED))
+				break;
+		}
+		{
+			struct mem_notify_report tmp;
+
+			r2 = read(dev, &tmp, sizeof(tmp)) == 0 ? 0 : -1;
+		}
+		tap_ok(pr == 1 && (pfd.revents & POLLHUP) && r1 == sizeof(rep) &&
+		       (rep.flags & MEM_NOTIFY_REPORT_CGROUP_REMOVED) && rep.level == 0 && r2 == 0,
+		       "the bound device file hangs up: POLLHUP, a report with CGROUP_REMOVED, then end of file (revents %#x)",
+		       pfd.revents);
+		close(dev);
+	}
 	/*
 	 * 1,000 cgroups watched on one socket, then removed (200 on the
 	 * debug kernel: its memory cgroups cost several times more, and 256
