@@ -62,5 +62,7 @@ int cmd_fp(void);
 int cmd_avoid(const char *scenario, const char *src, int runs);
 int cmd_candidate(const char *scenario, const char *src, int runs);
 int cmd_hotpath(const char *workload, int secs, int reps, int listen);
+int cmd_memcg(const char *scenario, int runs);
+int cmd_memcg_avoid(const char *scenario, const char *src, int runs);
 
 #endif

@@ -19,6 +19,8 @@ static const char usage_text[] =
 "       mnotify-bench fp\n"
 "       mnotify-bench avoid noswap|zram|pagecache none|psi|chardev|netlink RUNS\n"
 "       mnotify-bench candidate noswap|zram|pagecache none|chardev|netlink RUNS\n"
+"       mnotify-bench memcg noswap|zram RUNS\n"
+"       mnotify-bench memcg-avoid noswap|zram none|netlink|chardev|psi RUNS\n"
 "       mnotify-bench hotpath alloc|reclaim SECONDS REPS LISTEN(0|1)\n"
 "\n"
 "  latency  N watchers of a mechanism through pressure episodes: kernel time\n"
@@ -34,6 +36,11 @@ static const char usage_text[] =
 "           (memory.oom.priority 900), a workload that needs its memory: how\n"
 "           often the candidate named the victim, how long before the kill,\n"
 "           and the kills when the cache is told (none: the baseline)\n"
+"  memcg    a ramp in a 128 MB memory cgroup to its memcg OOM: when the\n"
+"           cgroup's mem_notify levels, a device file bound to it, its\n"
+"           memory.pressure PSI triggers and memory.events fire before the kill\n"
+"  memcg-avoid a cooperating cache and a workload in that cgroup that fits\n"
+"           only if the cache gives back: the cgroup's OOM kills per source\n"
 "  hotpath  the hooks' cost on the page allocator and reclaim\n"
 "\n"
 "Environment: MNOTIFY_HOG (the hog, /tests/mnotify-hog), MNOTIFY_BENCH_EPISODES.\n"
@@ -66,6 +73,10 @@ int main(int argc, char **argv)
 		return cmd_avoid(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "candidate"))
 		return cmd_candidate(argv[2], argv[3], atoi(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "memcg"))
+		return cmd_memcg(argv[2], atoi(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "memcg-avoid"))
+		return cmd_memcg_avoid(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 6 && !strcmp(argv[1], "hotpath"))
 		return cmd_hotpath(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
 	fputs(usage_text, stderr);
