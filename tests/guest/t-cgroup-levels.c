@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -355,29 +356,29 @@ static int container(const char *ct, const char *sibling)
 	struct nl_sock *nls;
 	struct cgev st = { 0 };
 
+#define STEP(n, ok) do { if (!(ok)) { \
+		printf("# container: step %d failed: %s\n", n, strerror(errno)); \
+		fflush(stdout); return n; } } while (0)
 	snprintf(f, sizeof(f), "%s/cgroup.procs", ct);
-	if (write_file(f, "0") < 0)
-		return 10;
-	if (become_nobody() || unshare(CLONE_NEWUSER))
-		return 11;
-	if (write_file("/proc/self/setgroups", "deny") < 0 ||
-	    write_file("/proc/self/uid_map", "0 65534 1") < 0 ||
-	    write_file("/proc/self/gid_map", "0 65534 1") < 0)
-		return 12;
-	if (unshare(CLONE_NEWNET | CLONE_NEWCGROUP))
-		return 13;
+	STEP(10, write_file(f, "0") >= 0);
+	/* dumpable again after the change of uid: /proc/self/uid_map is ours */
+	STEP(11, !become_nobody() && !prctl(PR_SET_DUMPABLE, 1, 0, 0, 0));
+	STEP(12, !unshare(CLONE_NEWUSER));
+	STEP(13, write_file("/proc/self/setgroups", "deny") >= 0 &&
+		 write_file("/proc/self/uid_map", "0 65534 1") >= 0 &&
+		 write_file("/proc/self/gid_map", "0 65534 1") >= 0);
+	STEP(14, !unshare(CLONE_NEWNET | CLONE_NEWCGROUP));
 	/* as the container's root: out of ct, memory for its children */
 	snprintf(f, sizeof(f), "%s/init/cgroup.procs", ct);
-	if (write_file(f, "0") < 0)
-		return 14;
+	STEP(15, write_file(f, "0") >= 0);
 	snprintf(f, sizeof(f), "%s/cgroup.subtree_control", ct);
-	if (write_file(f, "+memory") < 0)
-		return 15;
+	STEP(16, write_file(f, "+memory") >= 0);
+#undef STEP
 	nls = nl_socket_alloc();
 	if (!nls || genl_connect(nls) ||
 	    (fam = genl_ctrl_resolve(nls, MEM_NOTIFY_GENL_NAME)) < 0) {
 		printf("# container: no mem_notify family in its network namespace\n");
-		return 16;
+		return 17;
 	}
 	nl_socket_free(nls);
 	family = fam;
@@ -502,8 +503,9 @@ int main(void)
 			_exit(((e1 == -EACCES || e1 == -EPERM) && *ext ? 0 : 1) | (e2 ? 2 : 0) |
 			      (b1 == -EACCES || b1 == -EPERM ? 0 : 4) | (b2 ? 8 : 0));
 		}
-		tap_ok(p > 0 && wait_pid_timeout(p, &status, 30000) == 0 && WIFEXITED(status) &&
-		       WEXITSTATUS(status) == 0,
+		int waited = p > 0 ? wait_pid_timeout(p, &status, 30000) : -1;
+
+		tap_ok(!waited && WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		       "nobody may not watch a/b or bind a device file to it (EACCES), may both for a delegated a/cgd (exit %d)",
 		       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		rmdir(d);
@@ -531,11 +533,12 @@ int main(void)
 				tap_bail("chown %s: %s", f, strerror(errno));
 		}
 		pid_t p = fork();
+		int waited;
 
 		if (p == 0)
 			_exit(container(ct, c));
-		tap_ok(p > 0 && wait_pid_timeout(p, &status, 30000) == 0 && WIFEXITED(status) &&
-		       WEXITSTATUS(status) == 0,
+		waited = p > 0 ? wait_pid_timeout(p, &status, 30000) : -1;
+		tap_ok(!waited && WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		       "an unprivileged container (user, net and cgroup namespaces) watches its own cgroup as \"/mine\", is refused its parent's (EACCES) and a sibling's (ENOENT), binds a device file likewise (exit %d)",
 		       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		for (size_t i = 4; i-- > 0;) {
@@ -554,10 +557,13 @@ int main(void)
 	tap_ok(bind_dev(dev, "/sys/fs/cgroup") == -EINVAL && bind_dev(dev, "/tmp") == -EBADF,
 	       "binding a device file to the root cgroup: EINVAL; to a directory that is no cgroup: EBADF");
 	err = bind_dev(dev, b);
-	tap_ok(!err && !ioctl(dev, MEM_NOTIFY_IOC_GET_LEVEL, &dlevel) && dlevel == 0 &&
-	       bind_dev(dev, c) == -EBUSY,
-	       "a device file bound to a/b: GET_LEVEL is a/b's (%u), a second binding EBUSY (%d)",
-	       dlevel, err);
+	{
+		int gl = ioctl(dev, MEM_NOTIFY_IOC_GET_LEVEL, &dlevel), busy = bind_dev(dev, c);
+
+		tap_ok(!err && !gl && dlevel == 0 && busy == -EBUSY,
+		       "a device file bound to a/b: GET_LEVEL is a/b's (%u), a second binding EBUSY (%d, %d)",
+		       dlevel, err, busy);
+	}
 
 	/* a ramp in b to its memcg OOM; the oom group says which memcg ran out */
 	struct mnotify *oomh = NULL;
