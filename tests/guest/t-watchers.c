@@ -266,11 +266,18 @@ static void fairness(void)
 			}
 		}
 	}
-	/* every event but the last told SHARE new files; the last the rest */
+	/*
+	 * Every event but the last tells SHARE new files, the last the rest.
+	 * A told file that is not read within MEM_NOTIFY_TOLD_TIMEOUT (1 s:
+	 * 192 readers on the debug kernel can take that long) becomes
+	 * tellable again and reads a later event's number, so an event may
+	 * count fewer: a herd is more than SHARE, starvation a file left out
+	 * of ROUND events (asserted below).
+	 */
 	for (j = 1; j <= emax - e0 && j <= ROUND; j++) {
 		int want = j < emax - e0 ? SHARE : N - (int)(emax - e0 - 1) * SHARE;
 
-		if (told_by[j] != want)
+		if (told_by[j] > SHARE)
 			bad_share++;
 		tap_diag("event %lld told %d new files (%d expected), first read at %lld ms",
 			 e0 + j, told_by[j], want, first_at[j]);
@@ -285,7 +292,7 @@ static void fairness(void)
 	       "fairness: all %d were told within %lld events (at most %d: 13 per event)",
 	       got, emax - e0, ROUND);
 	tap_ok(got == nk && !bad_share,
-	       "no herd, no starvation: each event told exactly %d files not told before (%d events differ)",
+	       "no herd: no event told more than %d files not told before (%d did)",
 	       SHARE, bad_share);
 	tap_ok(min_gap >= 100,
 	       "rate limit: events at least HZ/5 apart (closest first reads %lld ms apart, margin 100 ms)",
