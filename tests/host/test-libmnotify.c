@@ -523,6 +523,19 @@ static int chardev_cb(const struct mnotify_event *ev, void *arg)
 }
 
 /* a chardev handle reads the device's report: a file, a FIFO, an empty file */
+/* write @rep as the "device" at @path, open a chardev handle on it, dispatch once */
+static int dispatch_report(const char *path, const struct mem_notify_report *rep,
+			   struct mnotify **hp, struct mnotify_event *ev)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+
+	if (fd < 0 || write(fd, rep, sizeof(*rep)) != sizeof(*rep))
+		tap_bail("temporary file");
+	close(fd);
+	memset(ev, 0, sizeof(*ev));
+	return mnotify_open_chardev(hp, path) ? -1 : mnotify_dispatch(*hp, chardev_cb, ev);
+}
+
 static void test_chardev(void)
 {
 	char path[] = "/tmp/test-libmnotify-XXXXXX", fifo[64];
@@ -553,12 +566,7 @@ static void test_chardev(void)
 	};
 	for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
 		rep.flags = cand[i].flags;
-		fd = open(path, O_WRONLY | O_TRUNC);
-		if (fd < 0 || write(fd, &rep, sizeof(rep)) != sizeof(rep))
-			tap_bail("temporary file");
-		close(fd);
-		memset(&ev, 0, sizeof(ev));
-		n = mnotify_open_chardev(&h, path) ? -1 : mnotify_dispatch(h, chardev_cb, &ev);
+		n = dispatch_report(path, &rep, &h, &ev);
 		tap_ok(n == 1 && ev.type == cand[i].type && ev.group == 0 &&
 		       mnotify_is_oom_candidate(&ev) == cand[i].self &&
 		       (ev.type == MNOTIFY_EVENT_CHARDEV || ev.u.oom.tgid == (uint32_t)getpid()),
@@ -1218,12 +1226,7 @@ static void test_cgroup_oom(void)
 	mnotify_close(h);
 	rep.flags |= MEM_NOTIFY_REPORT_CGROUP_REMOVED;
 	rep.level = 0;
-	fd = open(path, O_WRONLY | O_TRUNC);
-	if (fd < 0 || write(fd, &rep, sizeof(rep)) != sizeof(rep))
-		tap_bail("temporary file");
-	close(fd);
-	memset(&ev, 0, sizeof(ev));
-	n = mnotify_open_chardev(&h, path) ? -1 : mnotify_dispatch(h, chardev_cb, &ev);
+	n = dispatch_report(path, &rep, &h, &ev);
 	tap_ok(n == 1 && ev.cgroup.removed && ev.cgroup.level == 0 &&
 	       mnotify_dispatch(h, chardev_cb, &ev) == -EIDRM,
 	       "CGROUP_REMOVED: removed 1, then dispatch says -EIDRM");
