@@ -192,13 +192,15 @@ static void swap_out_in_band(void)
 		tap_diag("zram swap off: %s", strerror(errno));
 }
 
-/* loop over files f1..f@n at about @mb_s MB/s until killed */
-static void read_loop(int n, int mb_s)
+/*
+ * Read files f1..f@n @passes times (0: until killed), at about @mb_s MB/s
+ * (0: as fast as they come): 0, or -1 if one cannot be opened.
+ */
+static int read_files(int n, int mb_s, int passes)
 {
 	static char buf[64 * 1024];
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	for (;;)
+	for (int pass = 0; !passes || pass < passes; pass++)
 		for (int i = 1; i <= n; i++) {
 			char path[64];
 			int fd;
@@ -206,12 +208,13 @@ static void read_loop(int n, int mb_s)
 			snprintf(path, sizeof(path), PC "/f%d", i);
 			fd = open(path, O_RDONLY | O_CLOEXEC);
 			if (fd < 0)
-				_exit(1);
+				return -1;
 			while (read(fd, buf, sizeof(buf)) > 0)
 				if (mb_s)
 					usleep(1000000 / 16 / mb_s);
 			close(fd);
 		}
+	return 0;
 }
 
 static long long file_mb(void)
@@ -239,37 +242,17 @@ static void restores_in_band(void)
 	ws_mb = thresh * page * 3 / 2 / MB;
 	nfiles = (int)((ws_mb + fmb - 1) / fmb);
 	/* twice: the second read activates the pages */
-	for (int pass = 0; pass < 2; pass++) {
-		pid_t p = fork();
-
-		if (p == 0) {
-			static char buf[64 * 1024];
-
-			for (int i = 1; i <= nfiles; i++) {
-				char path[64];
-				int fd;
-
-				snprintf(path, sizeof(path), PC "/f%d", i);
-				fd = open(path, O_RDONLY | O_CLOEXEC);
-				if (fd < 0)
-					_exit(1);
-				while (read(fd, buf, sizeof(buf)) > 0)
-					;
-				close(fd);
-			}
-			_exit(0);
-		}
-		if (p < 0 || wait_pid_timeout(p, &st, 60000) < 0 || !WIFEXITED(st) ||
-		    WEXITSTATUS(st))
-			tap_bail("reading the working set");
-	}
+	if (read_files(nfiles, 0, 2) < 0)
+		tap_bail("reading the working set");
 	tap_diag("working set %d files of %lld MB (low threshold %lld MB), Active(file) %lld MB",
 		 nfiles, fmb, thresh * page / MB, meminfo_kb("Active(file)") / 1024);
 
 	h = open_events();
 	reader = fork();
-	if (reader == 0)
-		read_loop(nfiles, 16);
+	if (reader == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		_exit(read_files(nfiles, 16, 0) < 0);
+	}
 	if (reader < 0)
 		tap_bail("fork");
 	r0 = vmstat_get("workingset_restore_file");
