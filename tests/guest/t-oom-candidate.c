@@ -159,6 +159,18 @@ static void watcher(int mb, bool sig, int go, int out)
 		if (pfd[0].revents) {
 			short rev = pfd[0].revents;
 
+			/*
+			 * A tell and a candidate change come from the same
+			 * worker run: if the change came between poll() and
+			 * read(), read() takes it; poll again first so that
+			 * the line says what the file polled when read.
+			 */
+			if (!(rev & POLLPRI)) {
+				struct pollfd again = { .fd = fd, .events = POLLIN | POLLPRI };
+
+				if (poll(&again, 1, 0) > 0)
+					rev |= again.revents;
+			}
 			if (read(fd, &rep, sizeof(rep)) != sizeof(rep))
 				continue;
 			snprintf(line, sizeof(line), "poll %s flags %u\n",

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The early low of patch 22: a node enters low before its headroom reaches
- * the threshold once reclaim begins to cost.
+ * the threshold on swap-out and when the headroom falls fast.
  *  - swap-out: with zram swap and the headroom inside low's hysteresis
- *    band, the node stays at none until pages go to swap (memory.reclaim
- *    of the test's own cgroup), then enters low with the headroom still
- *    above the threshold; freeing the memory takes it back to none;
- *  - working-set refaults: a reader loops over a page-cache working set
- *    of about 1.5 times the low threshold while an anonymous ramp squeezes
- *    it out: the reader's refaults restore active pages
- *    (workingset_restore_file) and the node enters low within twice the
- *    threshold, above it, once, then medium and critical in order before
- *    the OOM kill.
+ *    band (the thresholds moved to put it there), not falling, the node
+ *    stays at none until pages go to swap (memory.reclaim of the test's
+ *    own cgroup), then enters low inside the band;
+ *  - a fast fall: without swap, memory that takes the headroom from 2.3
+ *    to 1.45 times the low threshold at 6 MB/s leaves the node at none;
+ *    the same at full speed (the threshold under a second away) makes it low
+ *    inside twice the threshold, above low's band, and once the fall
+ *    stops it is back to none while the memory is still held.
  * A one-pass streaming read raising nothing is t-pagecache's.
  */
 #define _GNU_SOURCE
@@ -24,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,13 +30,11 @@
 #include <mnotify/mnotify.h>
 
 #define LEVELS "/sys/kernel/mm/mem_notify/levels"
-#define PC "/mnt/pc/files"
 #define MB (1024LL * 1024)
 
 struct seen {
 	int enters_low, medium, critical, oom, order_ok, last_level;
 	long long low_headroom, low_thresh, low_ms, oom_ms, none_ms;
-	long long restore_at_low;
 };
 
 static int on_ev(const struct mnotify_event *ev, void *arg)
@@ -72,7 +68,6 @@ static int on_ev(const struct mnotify_event *ev, void *arg)
 			s->low_headroom = (long long)ev->u.zone.headroom;
 			s->low_thresh = (long long)ev->u.zone.thresh_low;
 			s->low_ms = t;
-			s->restore_at_low = vmstat_get("workingset_restore_file");
 		}
 		break;
 	case MNOTIFY_LEVEL_MEDIUM:
@@ -121,170 +116,199 @@ static void wait_level(struct mnotify *h, struct seen *s, int level, int ms)
 	}
 }
 
+/*
+ * Touch @mem 1 MB at a time from *@used on, at @mb_s MB/s (0: full speed),
+ * until the node's headroom is at or below @target pages (or @len is
+ * used).  Returns the headroom last read.
+ */
+static long long grow(char *mem, size_t len, long long *used, long long target, int mb_s)
+{
+	long long page = sysconf(_SC_PAGESIZE), headroom, thresh;
+	char name[16];
+
+	for (;;) {
+		if (node_level(name, &headroom, &thresh))
+			tap_bail("read " LEVELS);
+		if (headroom <= target || (size_t)(*used + MB) > len)
+			return headroom;
+		for (long long off = 0; off < MB; off += page)
+			mem[*used + off] = (char)(1 + (off / page) % 251);
+		*used += MB;
+		if (mb_s)
+			usleep(1000000 / mb_s);
+	}
+}
+
+static char *map_mem(size_t len)
+{
+	char *mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (mem == MAP_FAILED)
+		tap_bail("mmap");
+	return mem;
+}
+
+/*
+ * The kernel measures the headroom's fall over the last second: after a
+ * step the test wants not to count as a fall, it lets that much pass
+ * (there is nothing to wait on: a fall that does not count sends nothing).
+ */
+static void let_window_pass(void)
+{
+	long long hr, th;
+	char name[16];
+
+	for (int i = 0; i < 6; i++) {
+		node_level(name, &hr, &th);	/* evaluations, as folds would do */
+		usleep(250000);
+	}
+}
+
+/* wait (5 s at most) until the node's headroom is at least @pages */
+static void wait_headroom(long long pages)
+{
+	long long end = now_ms() + 5000, hr = 0, th;
+	char name[16];
+
+	while (now_ms() < end && (node_level(name, &hr, &th) || hr < pages))
+		usleep(100000);
+}
+
+/* the test's cgroup's memory.reclaim takes @what ("8M"): 0 or -1 */
+static int reclaim_own_cgroup(const char *what)
+{
+	char *cg = read_file("/proc/self/cgroup"), f[600];
+	char *p = cg ? strstr(cg, "0::") : NULL;
+	int err;
+
+	if (!p)
+		tap_bail("no cgroup v2 line in /proc/self/cgroup");
+	p += 3;
+	p[strcspn(p, "\n")] = '\0';
+	snprintf(f, sizeof(f), "/sys/fs/cgroup%s/memory.reclaim", p);
+	err = write_file(f, what);
+	free(cg);
+	return err;
+}
+
 static void swap_out_in_band(void)
 {
-	long long page = sysconf(_SC_PAGESIZE), hr = 0, th = 0, used = 0;
-	long long headroom, thresh, swap0;
+	long long headroom, thresh, swap0, used = 0, managed, pm;
 	struct seen s = { .order_ok = 1 };
-	size_t len = 400 * MB;
+	size_t len = 64 * MB;
 	struct mnotify *h;
-	char name[16] = "";
+	char name[16] = "", th[64];
 	char *mem;
-	int err;
 
 	if (zram_swap_on(16) < 0)
 		tap_bail("zram swap on");
 	h = open_events();
-	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		   -1, 0);
-	if (mem == MAP_FAILED)
-		tap_bail("mmap");
-	/* grow 1 MB at a time until the headroom is inside low's band */
-	for (;;) {
-		if (node_level(name, &headroom, &thresh))
-			tap_bail("read " LEVELS);
-		hr = headroom;
-		th = thresh;
-		if (hr <= th + th / 16 || strcmp(name, "none") || (size_t)used >= len)
-			break;
-		for (long long off = 0; off < MB; off += page)
-			mem[used + off] = (char)(1 + (off / page) % 251);
-		used += MB;
-	}
+	if (node_level(name, &headroom, &thresh))
+		tap_bail("read " LEVELS);
+	managed = thresh * 1000 / MN_THRESH_LOW;
+	/* 64 MB to swap from, above the band; then no fall for a window */
+	mem = map_mem(len);
+	grow(mem, len, &used, 0, 0);
+	let_window_pass();
+	/* the thresholds moved so that the headroom is inside low's band */
+	if (node_level(name, &headroom, &thresh))
+		tap_bail("read " LEVELS);
+	pm = headroom * 1000 * 100 / 112 / managed;
+	snprintf(th, sizeof(th), "%lld %lld %lld", pm, pm / 2, pm / 4);
+	if (write_file("/sys/kernel/mm/mem_notify/thresholds", th))
+		tap_bail("write thresholds %s", th);
+	if (node_level(name, &headroom, &thresh))
+		tap_bail("read " LEVELS);
 	mnotify_dispatch(h, on_ev, &s);
 	swap0 = meminfo_kb("SwapFree");
-	tap_diag("grew %lld MB: headroom %lld pages, low threshold %lld, level %s, SwapFree %lld kB",
-		 used / MB, hr, th, name, swap0);
-	tap_ok(!strcmp(name, "none") && hr > th && hr <= th + th / 4 && s.enters_low == 0,
-	       "zram: headroom inside low's band (%lld <= %lld pages), no swap-out yet: level none",
-	       hr, th + th / 4);
+	tap_diag("took %lld MB, thresholds %s: headroom %lld pages, low threshold %lld, level %s, SwapFree %lld kB",
+		 used / MB, th, headroom, thresh, name, swap0);
+	tap_ok(!strcmp(name, "none") && headroom > thresh && headroom <= thresh + thresh / 4 &&
+	       s.enters_low == 0,
+	       "zram: headroom inside low's band (%lld in %lld..%lld pages), not falling, no swap-out: level none",
+	       headroom, thresh, thresh + thresh / 4);
 
-	/* 8 MB of it out to swap */
-	/* 8 MB of it out to swap: the guest kernel has no madvise(), so by
-	 * proactive reclaim of the test's own cgroup (mostly anonymous) */
-	{
-		char *cg = read_file("/proc/self/cgroup"), f[600];
-		char *p = cg ? strstr(cg, "0::") : NULL;
-
-		if (!p)
-			tap_bail("no cgroup v2 line in /proc/self/cgroup");
-		p += 3;
-		p[strcspn(p, "\n")] = '\0';
-		snprintf(f, sizeof(f), "/sys/fs/cgroup%s/memory.reclaim", p);
-		err = write_file(f, "8M");
-		tap_diag("%s: %s, pswpout %lld", f, err ? strerror(errno) : "written",
-			 vmstat_get("pswpout"));
-		free(cg);
-	}
+	/* 8 MB out to swap: the guest kernel has no madvise(), so by proactive
+	 * reclaim of the test's own cgroup (anonymous memory, mostly) */
+	if (reclaim_own_cgroup("8M"))
+		tap_diag("memory.reclaim: %s", strerror(errno));
 	tap_ok(meminfo_kb("SwapFree") < swap0,
 	       "memory.reclaim put pages in swap (SwapFree %lld -> %lld kB)", swap0,
 	       meminfo_kb("SwapFree"));
 	wait_level(h, &s, MNOTIFY_LEVEL_LOW, 5000);
-	tap_ok(s.enters_low == 1 && s.low_headroom > s.low_thresh,
-	       "the swap-out made it low above the threshold (headroom %lld > %lld pages)",
+	tap_ok(s.enters_low == 1 && s.low_headroom > s.low_thresh &&
+	       s.low_headroom <= s.low_thresh + s.low_thresh / 4,
+	       "the swap-out made it low, inside the band (headroom %lld, threshold %lld pages)",
 	       s.low_headroom, s.low_thresh);
 
+	if (write_file("/sys/kernel/mm/mem_notify/thresholds", MN_THRESH_DEFAULT))
+		tap_bail("put the thresholds back");
 	munmap(mem, len);
 	wait_level(h, &s, MNOTIFY_LEVEL_NONE, 5000);
-	tap_ok(s.last_level == MNOTIFY_LEVEL_NONE, "freed: back to none");
+	tap_ok(s.last_level == MNOTIFY_LEVEL_NONE, "thresholds back, memory freed: none");
 	mnotify_close(h);
 	if (zram_swap_off() < 0)
 		tap_diag("zram swap off: %s", strerror(errno));
 }
 
 /*
- * Read files f1..f@n @passes times (0: until killed), at about @mb_s MB/s
- * (0: as fast as they come): 0, or -1 if one cannot be opened.
+ * The fall, without swap: the test's own memory takes the headroom from
+ * 2.3 to 1.45 times the low threshold at 6 MB/s (at 1.45 times the
+ * threshold is still 4 s away: none); then, freed and taken again at
+ * full speed to 1.45 times (under a second: low, above the threshold and
+ * its band), and once the fall stops there, back to none while the
+ * memory is still held.
  */
-static int read_files(int n, int mb_s, int passes)
+static void fast_fall(void)
 {
-	static char buf[64 * 1024];
-
-	for (int pass = 0; !passes || pass < passes; pass++)
-		for (int i = 1; i <= n; i++) {
-			char path[64];
-			int fd;
-
-			snprintf(path, sizeof(path), PC "/f%d", i);
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
-				return -1;
-			while (read(fd, buf, sizeof(buf)) > 0)
-				if (mb_s)
-					usleep(1000000 / 16 / mb_s);
-			close(fd);
-		}
-	return 0;
-}
-
-static long long file_mb(void)
-{
-	struct stat sb;
-
-	return stat(PC "/f1", &sb) ? -1 : (long long)sb.st_size / MB;
-}
-
-static void restores_in_band(void)
-{
-	long long headroom, thresh, fmb = file_mb(), ws_mb, avail, r0, end;
-	long page = sysconf(_SC_PAGESIZE);
+	long long page = sysconf(_SC_PAGESIZE), headroom, thresh, used = 0, t0;
 	struct seen s = { .order_ok = 1 };
-	char name[16], mbs[24], fast[24];
-	char *argv[] = { GUEST_HOG, "-m", mbs, "-F", fast, "-r", "8", "-a", "1000",
-			 "-n", "rc-ramp", NULL };
-	int nfiles, st, hogfd;
-	pid_t reader, hog;
-	struct mnotify *h;
+	struct mnotify *h = open_events();
+	size_t len = 400 * MB;
+	char name[16], *mem;
 
-	if (fmb <= 0 || node_level(name, &headroom, &thresh))
-		tap_bail("no page-cache disk at " PC " or no " LEVELS);
-	/* a working set of about 1.5 times the low threshold */
-	ws_mb = thresh * page * 3 / 2 / MB;
-	nfiles = (int)((ws_mb + fmb - 1) / fmb);
-	/* twice: the second read activates the pages */
-	if (read_files(nfiles, 0, 2) < 0)
-		tap_bail("reading the working set");
-	tap_diag("working set %d files of %lld MB (low threshold %lld MB), Active(file) %lld MB",
-		 nfiles, fmb, thresh * page / MB, meminfo_kb("Active(file)") / 1024);
+	if (node_level(name, &headroom, &thresh))
+		tap_bail("read " LEVELS);
+	wait_headroom(thresh * 5 / 2);	/* what the swap test freed */
+	if (node_level(name, &headroom, &thresh))
+		tap_bail("read " LEVELS);
+	tap_diag("headroom %lld MB, low threshold %lld MB", headroom * page / MB,
+		 thresh * page / MB);
+	if (headroom < thresh * 5 / 2)
+		tap_bail("no room for the fall (headroom %lld pages)", headroom);
 
-	h = open_events();
-	reader = fork();
-	if (reader == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		_exit(read_files(nfiles, 16, 0) < 0);
-	}
-	if (reader < 0)
-		tap_bail("fork");
-	r0 = vmstat_get("workingset_restore_file");
-	avail = meminfo_kb("MemAvailable") / 1024;
-	snprintf(mbs, sizeof(mbs), "%lld", avail * 4);
-	/* fast until 40 MB above the working set, then 8 MB/s */
-	snprintf(fast, sizeof(fast), "%lld",
-		 avail > nfiles * fmb + 80 ? avail - nfiles * fmb - 40 : 8);
-	hog = spawn(argv, &hogfd);
-	if (hog < 0)
-		tap_bail("spawn hog");
-	end = now_ms() + 120000;
-	while (!s.oom && now_ms() < end)
-		mnotify_wait(h, 1000, on_ev, &s);
-	if (wait_pid_timeout(hog, &st, 30000) < 0)
-		kill_reap(hog);
-	close(hogfd);
-	kill_reap(reader);
+	mem = map_mem(len);
+	grow(mem, len, &used, thresh * 23 / 10, 0);
+	let_window_pass();
+	headroom = grow(mem, len, &used, thresh * 145 / 100, 6);
+	mnotify_dispatch(h, on_ev, &s);
+	tap_ok(s.enters_low == 0 && s.last_level == MNOTIFY_LEVEL_NONE &&
+	       headroom <= thresh * 3 / 2,
+	       "a fall at 6 MB/s from 2.3 to %.2f times the threshold: none (%d lows)",
+	       (double)headroom / (double)thresh, s.enters_low);
+	munmap(mem, len);
+	wait_headroom(thresh * 5 / 2);
+	wait_level(h, &s, MNOTIFY_LEVEL_NONE, 5000);
+	s.enters_low = 0;
 
-	tap_ok(s.oom > 0, "the ramp ended in an OOM kill");
-	tap_ok(s.enters_low >= 1 && s.restore_at_low - r0 > 0,
-	       "the reader's refaults restored the working set before low (%lld pages)",
-	       s.restore_at_low - r0);
-	tap_ok(s.enters_low >= 1 && s.low_headroom > s.low_thresh &&
+	used = 0;
+	mem = map_mem(len);
+	t0 = now_ms();
+	headroom = grow(mem, len, &used, thresh * 145 / 100, 0);
+	tap_diag("took %lld MB at full speed in %lld ms", used / MB, now_ms() - t0);
+	t0 = now_ms();
+	wait_level(h, &s, MNOTIFY_LEVEL_LOW, 2000);
+	tap_ok(s.enters_low == 1 && s.low_headroom > s.low_thresh + s.low_thresh / 4 &&
 	       s.low_headroom <= 2 * s.low_thresh,
-	       "low came within twice the threshold, above it (headroom %lld, threshold %lld pages)",
+	       "the same at full speed: low inside twice the threshold, above its band (headroom %lld, threshold %lld pages)",
 	       s.low_headroom, s.low_thresh);
-	tap_ok(s.enters_low == 1 && s.order_ok && s.medium && s.critical && s.low_ms < s.oom_ms,
-	       "low entered once, then medium and critical in order before the kill (%lld ms before)",
-	       s.oom_ms - s.low_ms);
-	wait_level(h, &s, MNOTIFY_LEVEL_NONE, 10000);
-	tap_ok(s.last_level == MNOTIFY_LEVEL_NONE, "after the kill: none");
+	/* the memory is held at 1.45 times: nothing falls any more */
+	wait_level(h, &s, MNOTIFY_LEVEL_NONE, 5000);
+	tap_ok(s.last_level == MNOTIFY_LEVEL_NONE && s.medium == 0,
+	       "the fall stopped at %.2f times the threshold: back to none %lld ms later, the memory still held",
+	       (double)headroom / (double)thresh, now_ms() - t0);
+	munmap(mem, len);
 	mnotify_close(h);
 }
 
@@ -292,6 +316,6 @@ int main(void)
 {
 	protect_self();
 	swap_out_in_band();
-	restores_in_band();
+	fast_fall();
 	return tap_done();
 }
