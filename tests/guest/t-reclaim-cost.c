@@ -33,50 +33,33 @@
 #define MB (1024LL * 1024)
 
 struct seen {
-	int enters_low, medium, critical, oom, order_ok, last_level;
-	long long low_headroom, low_thresh, low_ms, oom_ms, none_ms;
+	int enters_low, medium, order_ok, last_level;
+	long long low_headroom, low_thresh;
 };
 
+/* pressure events: the first rise to low from none, medium, the chain */
 static int on_ev(const struct mnotify_event *ev, void *arg)
 {
+	const struct mnotify_zone *z = &ev->u.zone;
 	struct seen *s = arg;
-	long long t = (long long)(ev->timestamp_ns / 1000000);
 
-	if (ev->type == MNOTIFY_EVENT_OOM_VICTIM) {
-		if (!s->oom++)
-			s->oom_ms = t;
-		return MNOTIFY_CB_OK;
-	}
 	if (ev->type != MNOTIFY_EVENT_PRESSURE_ENTER && ev->type != MNOTIFY_EVENT_PRESSURE_EXIT)
 		return MNOTIFY_CB_OK;
-	if (ev->u.zone.prev_level != s->last_level)
+	if (z->prev_level != s->last_level)
 		s->order_ok = 0;
-	s->last_level = ev->u.zone.level;
+	s->last_level = z->level;
 	tap_diag("%s -> %s headroom %llu thresh_low %llu (free %llu file %llu swap %llu) at %lld ms",
-		 mnotify_level_name(ev->u.zone.prev_level), mnotify_level_name(ev->u.zone.level),
-		 (unsigned long long)ev->u.zone.headroom,
-		 (unsigned long long)ev->u.zone.thresh_low,
-		 (unsigned long long)ev->u.zone.headroom_free,
-		 (unsigned long long)ev->u.zone.headroom_file,
-		 (unsigned long long)ev->u.zone.headroom_swap, t);
-	switch (ev->u.zone.level) {
-	case MNOTIFY_LEVEL_NONE:
-		s->none_ms = t;
-		break;
-	case MNOTIFY_LEVEL_LOW:
-		if (ev->u.zone.prev_level == MNOTIFY_LEVEL_NONE && !s->enters_low++) {
-			s->low_headroom = (long long)ev->u.zone.headroom;
-			s->low_thresh = (long long)ev->u.zone.thresh_low;
-			s->low_ms = t;
-		}
-		break;
-	case MNOTIFY_LEVEL_MEDIUM:
-		s->medium++;
-		break;
-	default:
-		s->critical++;
-		break;
+		 mnotify_level_name(z->prev_level), mnotify_level_name(z->level),
+		 (unsigned long long)z->headroom, (unsigned long long)z->thresh_low,
+		 (unsigned long long)z->headroom_free, (unsigned long long)z->headroom_file,
+		 (unsigned long long)z->headroom_swap, (long long)(ev->timestamp_ns / 1000000));
+	if (z->level == MNOTIFY_LEVEL_LOW && z->prev_level == MNOTIFY_LEVEL_NONE &&
+	    !s->enters_low++) {
+		s->low_headroom = (long long)z->headroom;
+		s->low_thresh = (long long)z->thresh_low;
 	}
+	if (z->level == MNOTIFY_LEVEL_MEDIUM)
+		s->medium++;
 	return MNOTIFY_CB_OK;
 }
 
@@ -94,7 +77,7 @@ static int node_level(char *name, long long *headroom, long long *thresh)
 static struct mnotify *open_events(void)
 {
 	struct mnotify *h;
-	int err = mnotify_open(&h, MNOTIFY_GROUP_PRESSURE | MNOTIFY_GROUP_OOM);
+	int err = mnotify_open(&h, MNOTIFY_GROUP_PRESSURE);
 
 	if (err) {
 		errno = -err;
