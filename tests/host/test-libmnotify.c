@@ -522,7 +522,6 @@ static int chardev_cb(const struct mnotify_event *ev, void *arg)
 	return MNOTIFY_CB_OK;
 }
 
-/* a chardev handle reads the device's report: a file, a FIFO, an empty file */
 /* write @rep as the "device" at @path, open a chardev handle on it, dispatch once */
 static int dispatch_report(const char *path, const struct mem_notify_report *rep,
 			   struct mnotify **hp, struct mnotify_event *ev)
@@ -536,6 +535,7 @@ static int dispatch_report(const char *path, const struct mem_notify_report *rep
 	return mnotify_open_chardev(hp, path) ? -1 : mnotify_dispatch(*hp, chardev_cb, ev);
 }
 
+/* a chardev handle reads the device's report: a file, a FIFO, an empty file */
 static void test_chardev(void)
 {
 	char path[] = "/tmp/test-libmnotify-XXXXXX", fifo[64];
