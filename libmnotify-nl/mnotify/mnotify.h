@@ -147,7 +147,10 @@ struct mnotify_zone {
 	uint64_t headroom_file;
 	uint64_t headroom_slab;
 	uint64_t headroom_swap;
-	uint64_t thresh_low;	/* a level is entered at or below these */
+	uint64_t thresh_low;	/* a level is entered at or below these
+				   (low also within twice thresh_low on
+				   swap-out or a fast fall: headroom above
+				   it then) */
 	uint64_t thresh_medium;
 	uint64_t thresh_critical;
 };

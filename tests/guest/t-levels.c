@@ -123,7 +123,8 @@ static bool is_pressure(const struct mnotify_event *e)
 
 /*
  * The kernel's rules, checked on every pressure event it sent: enter a
- * level at or below its threshold, leave one only above its threshold
+ * level at or below its threshold (low: twice it, patch 22's early low
+ * on swap-out or a fast fall; t-reclaim-cost tests when), leave one only above its threshold
  * plus a quarter; each event's prev is the level of the event before,
  * sequence numbers without gaps; version-1 attributes present.
  */
@@ -158,8 +159,13 @@ static void check_rules(const struct log *l, int start_level, struct rule_check 
 		if (z->prev_level != last)
 			c->bad_chain++;
 		if (z->level > z->prev_level) {
+			uint64_t t = thresh_of(z, z->level);
+
+			/* patch 22: low within twice its threshold, the early low */
+			if (z->level == MNOTIFY_LEVEL_LOW)
+				t *= 2;
 			c->rises++;
-			if (z->headroom > thresh_of(z, z->level))
+			if (z->headroom > t)
 				c->bad_rule++;
 			entered_ms[z->level] = (long long)(e->timestamp_ns / 1000000);
 		} else if (z->prev_level > 0) {

@@ -320,8 +320,9 @@ enum mem_notify_oom_reason {
 /**
  * enum mem_notify_level - how short of memory a node is
  * @MEM_NOTIFY_LEVEL_NONE: not short
- * @MEM_NOTIFY_LEVEL_LOW: headroom at or below the low threshold: give back
- *	what is cheap to rebuild
+ * @MEM_NOTIFY_LEVEL_LOW: headroom at or below the low threshold, or within
+ *	twice it on swap-out or while it falls fast: give back what is
+ *	cheap to rebuild
  * @MEM_NOTIFY_LEVEL_MEDIUM: at or below medium: give back more
  * @MEM_NOTIFY_LEVEL_CRITICAL: at or below critical: the OOM killer is
  *	near, give back everything you can
