@@ -7,7 +7,8 @@
  *    stays at none until pages go to swap (memory.reclaim of the test's
  *    own cgroup), then enters low inside the band;
  *  - a fast fall: without swap, memory that takes the headroom from 2.3
- *    to 1.45 times the low threshold at 6 MB/s leaves the node at none;
+ *    to 1.45 times the low threshold at a tenth of the threshold per
+ *    second leaves the node at none;
  *    the same at full speed (the threshold under a second away) makes it low
  *    inside twice the threshold, above low's band, and once the fall
  *    stops it is back to none while the memory is still held.
@@ -63,6 +64,17 @@ static int on_ev(const struct mnotify_event *ev, void *arg)
 	return MNOTIFY_CB_OK;
 }
 
+/* MNOTIFY_LEVEL_* of a level's name in the levels file */
+static int level_of(const char *name)
+{
+	static const char *const names[] = { "none", "low", "medium", "critical" };
+
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	tap_bail("unknown level '%s' in " LEVELS, name);
+}
+
 /* node 0's level name, headroom and low threshold (pages) from sysfs */
 static int node_level(char *name, long long *headroom, long long *thresh)
 {
@@ -86,13 +98,15 @@ static struct mnotify *open_events(void)
 	return h;
 }
 
-/* wait for events until @s is at @level, at most @ms */
+/* wait for events until @s is at @level, at most @ms; what is queued first */
 static void wait_level(struct mnotify *h, struct seen *s, int level, int ms)
 {
 	long long end = now_ms() + ms;
 	char name[16];
 	long long hr, th;
 
+	node_level(name, &hr, &th);
+	mnotify_dispatch(h, on_ev, s);
 	while (s->last_level != level && now_ms() < end) {
 		node_level(name, &hr, &th);	/* a read evaluates */
 		mnotify_wait(h, 200, on_ev, s);
@@ -175,13 +189,36 @@ static int reclaim_own_cgroup(const char *what)
 	return err;
 }
 
+/* the node's managed pages, from the low threshold at its default */
+static long long managed_pages(void)
+{
+	long long headroom, thresh;
+	char name[16];
+
+	if (node_level(name, &headroom, &thresh))
+		tap_bail("read " LEVELS);
+	return thresh * 1000 / MN_THRESH_LOW;
+}
+
+/* thresholds @pm, @pm/2, @pm/4 per mille */
+static void set_thresholds(long long pm)
+{
+	char th[64];
+
+	snprintf(th, sizeof(th), "%lld %lld %lld", pm, pm / 2, pm / 4);
+	if (write_file("/sys/kernel/mm/mem_notify/thresholds", th))
+		tap_bail("write thresholds %s", th);
+	tap_diag("thresholds %s", th);
+}
+
 static void swap_out_in_band(void)
 {
-	long long headroom, thresh, swap0, used = 0, managed, pm;
+	long long page = sysconf(_SC_PAGESIZE), headroom, thresh, swap0, used = 0, pm;
+	long long managed = managed_pages();
 	struct seen s = { .order_ok = 1 };
 	size_t len = 64 * MB;
 	struct mnotify *h;
-	char name[16] = "", th[64];
+	char name[16] = "";
 	char *mem;
 
 	if (zram_swap_on(16) < 0)
@@ -189,24 +226,34 @@ static void swap_out_in_band(void)
 	h = open_events();
 	if (node_level(name, &headroom, &thresh))
 		tap_bail("read " LEVELS);
-	managed = thresh * 1000 / MN_THRESH_LOW;
-	/* 64 MB to swap from, above the band; then no fall for a window */
+	s.last_level = level_of(name);	/* the chain starts here */
+	/* 64 MB to swap from (a third of the headroom where that is less:
+	 * the debug kernel's guest starts with about 70 MB), above the band;
+	 * then no fall for a window */
+	if ((long long)len > headroom * page / 3)
+		len = (size_t)(headroom * page / 3 / MB * MB);
+	if (len < 16 * MB)
+		tap_bail("headroom %lld pages: too little to take 16 MB", headroom);
 	mem = map_mem(len);
 	grow(mem, len, &used, 0, 0);
 	let_window_pass();
+	/* where that took the headroom inside twice the threshold, the fall
+	 * made the node low: it ends a second after the fall */
+	wait_level(h, &s, MNOTIFY_LEVEL_NONE, 5000);
+	tap_diag("took %lld MB at full speed: %d early lows, level %s", used / MB, s.enters_low,
+		 mnotify_level_name(s.last_level));
+	s.enters_low = 0;
 	/* the thresholds moved so that the headroom is inside low's band */
 	if (node_level(name, &headroom, &thresh))
 		tap_bail("read " LEVELS);
 	pm = headroom * 1000 * 100 / 112 / managed;
-	snprintf(th, sizeof(th), "%lld %lld %lld", pm, pm / 2, pm / 4);
-	if (write_file("/sys/kernel/mm/mem_notify/thresholds", th))
-		tap_bail("write thresholds %s", th);
+	set_thresholds(pm);
 	if (node_level(name, &headroom, &thresh))
 		tap_bail("read " LEVELS);
 	mnotify_dispatch(h, on_ev, &s);
 	swap0 = meminfo_kb("SwapFree");
-	tap_diag("took %lld MB, thresholds %s: headroom %lld pages, low threshold %lld, level %s, SwapFree %lld kB",
-		 used / MB, th, headroom, thresh, name, swap0);
+	tap_diag("took %lld MB: headroom %lld pages, low threshold %lld, level %s, SwapFree %lld kB",
+		 used / MB, headroom, thresh, name, swap0);
 	tap_ok(!strcmp(name, "none") && headroom > thresh && headroom <= thresh + thresh / 4 &&
 	       s.enters_low == 0,
 	       "zram: headroom inside low's band (%lld in %lld..%lld pages), not falling, no swap-out: level none",
@@ -237,39 +284,57 @@ static void swap_out_in_band(void)
 
 /*
  * The fall, without swap: the test's own memory takes the headroom from
- * 2.3 to 1.45 times the low threshold at 6 MB/s (at 1.45 times the
- * threshold is still 4 s away: none); then, freed and taken again at
- * full speed (under a second: low, above the threshold and
- * its band), and once the fall stops (aimed at 1.6 times), back to none
- * while the memory is still held.
+ * 2.3 to 1.45 times the low threshold at a tenth of the threshold per
+ * second (6 MB/s at the default threshold of a 256 MB guest: at 1.45
+ * times the threshold is still 4.5 s away: none); then, freed and taken
+ * again at full speed (under a second: low, above the threshold and its
+ * band), and once the fall stops (aimed at 1.6 times), back to none
+ * while the memory is still held.  Where the headroom is under 2.5 times
+ * the default threshold (the debug kernel's guest), the thresholds move
+ * to put it at 3 times.
  */
 static void fast_fall(void)
 {
 	long long page = sysconf(_SC_PAGESIZE), headroom, thresh, used = 0, t0;
+	long long managed = managed_pages();
 	struct seen s = { .order_ok = 1 };
 	struct mnotify *h = open_events();
 	size_t len = 400 * MB;
 	char name[16], *mem;
+	int mb_s;
 
 	if (node_level(name, &headroom, &thresh))
 		tap_bail("read " LEVELS);
+	/* swapoff took the swap's headroom at once: that may be a low */
+	s.last_level = level_of(name);
+	let_window_pass();
+	wait_level(h, &s, MNOTIFY_LEVEL_NONE, 5000);
+	s = (struct seen){ .order_ok = 1 };	/* the fall's chain starts at none */
 	wait_headroom(thresh * 5 / 2);	/* what the swap test freed */
 	if (node_level(name, &headroom, &thresh))
 		tap_bail("read " LEVELS);
-	tap_diag("headroom %lld MB, low threshold %lld MB", headroom * page / MB,
-		 thresh * page / MB);
-	if (headroom < thresh * 5 / 2)
+	if (headroom < thresh * 5 / 2) {
+		set_thresholds(headroom * 1000 / 3 / managed);
+		if (node_level(name, &headroom, &thresh))
+			tap_bail("read " LEVELS);
+	}
+	mb_s = (int)(thresh * page / MB / 10);
+	if (mb_s < 1)
+		mb_s = 1;
+	tap_diag("headroom %lld MB, low threshold %lld MB, the slow fall at %d MB/s",
+		 headroom * page / MB, thresh * page / MB, mb_s);
+	if (headroom < thresh * 5 / 2 || (long long)len < headroom * page)
 		tap_bail("no room for the fall (headroom %lld pages)", headroom);
 
 	mem = map_mem(len);
 	grow(mem, len, &used, thresh * 23 / 10, 0);
 	let_window_pass();
-	headroom = grow(mem, len, &used, thresh * 145 / 100, 6);
+	headroom = grow(mem, len, &used, thresh * 145 / 100, mb_s);
 	mnotify_dispatch(h, on_ev, &s);
 	tap_ok(s.enters_low == 0 && s.last_level == MNOTIFY_LEVEL_NONE &&
 	       headroom <= thresh * 3 / 2,
-	       "a fall at 6 MB/s from 2.3 to %.2f times the threshold: none (%d lows)",
-	       (double)headroom / (double)thresh, s.enters_low);
+	       "a fall at %d MB/s from 2.3 to %.2f times the threshold: none (%d lows)",
+	       mb_s, (double)headroom / (double)thresh, s.enters_low);
 	munmap(mem, len);
 	wait_headroom(thresh * 5 / 2);
 	wait_level(h, &s, MNOTIFY_LEVEL_NONE, 5000);
@@ -279,8 +344,7 @@ static void fast_fall(void)
 	mem = map_mem(len);
 	t0 = now_ms();
 	/* aimed at 1.6 times: at full speed the levels file is up to 50 ms
-	 * (some 10 MB) behind, and below 1.25 times low would be kept by
-	 * its hysteresis, not by the fall */
+	 * (some 10 MB) behind, and the low must come above its band */
 	headroom = grow(mem, len, &used, thresh * 160 / 100, 0);
 	tap_diag("took %lld MB at full speed in %lld ms", used / MB, now_ms() - t0);
 	t0 = now_ms();
@@ -289,12 +353,14 @@ static void fast_fall(void)
 	       s.low_headroom <= 2 * s.low_thresh,
 	       "the same at full speed: low inside twice the threshold, above its band (headroom %lld, threshold %lld pages)",
 	       s.low_headroom, s.low_thresh);
-	/* the memory is held at 1.45 times: nothing falls any more */
+	/* the memory is held at 1.6 times: nothing falls any more */
 	wait_level(h, &s, MNOTIFY_LEVEL_NONE, 5000);
 	tap_ok(s.last_level == MNOTIFY_LEVEL_NONE && s.medium == 0 && s.order_ok,
 	       "the fall stopped at %.2f times the threshold: back to none %lld ms later, the memory still held (each event's prev the level before)",
 	       (double)headroom / (double)thresh, now_ms() - t0);
 	munmap(mem, len);
+	if (write_file("/sys/kernel/mm/mem_notify/thresholds", MN_THRESH_DEFAULT))
+		tap_bail("put the thresholds back");
 	mnotify_close(h);
 }
 
