@@ -160,10 +160,11 @@ static void watcher(int mb, bool sig, int go, int out)
 			short rev = pfd[0].revents;
 
 			/*
-			 * A tell and a candidate change come from the same
-			 * worker run: if the change came between poll() and
-			 * read(), read() takes it; poll again first so that
-			 * the line says what the file polled when read.
+			 * The worker tells the candidate before its pressure
+			 * tell, but the next run's change may still come
+			 * between poll() and read(), and read() takes it;
+			 * poll again first so that the line says what the
+			 * file polled when read.
 			 */
 			if (!(rev & POLLPRI)) {
 				struct pollfd again = { .fd = fd, .events = POLLIN | POLLPRI };
