@@ -67,12 +67,11 @@ static int on_ev(const struct mnotify_event *ev, void *arg)
 /* MNOTIFY_LEVEL_* of a level's name in the levels file */
 static int level_of(const char *name)
 {
-	static const char *const names[] = { "none", "low", "medium", "critical" };
+	int level = mnotify_level_from_name(name);
 
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(name, names[i]))
-			return i;
-	tap_bail("unknown level '%s' in " LEVELS, name);
+	if (level < 0)
+		tap_bail("unknown level '%s' in " LEVELS, name);
+	return level;
 }
 
 /* node 0's level name, headroom and low threshold (pages) from sysfs */
