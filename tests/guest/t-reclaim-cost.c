@@ -11,7 +11,10 @@
  *    second leaves the node at none;
  *    the same at full speed (the threshold under a second away) makes it low
  *    inside twice the threshold, above low's band, and once the fall
- *    stops it is back to none while the memory is still held.
+ *    stops it is back to none while the memory is still held;
+ *  - swapoff: the swap's share of the headroom, gone at once, is no fall:
+ *    with the headroom inside twice the threshold and above low's band
+ *    after it, the node stays at none.
  * A one-pass streaming read raising nothing is t-pagecache's.
  */
 #define _GNU_SOURCE
@@ -25,6 +28,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/swap.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -168,14 +172,29 @@ static void let_window_pass(void)
 	}
 }
 
-/* wait (5 s at most) until the node's headroom is at least @pages */
-static void wait_headroom(long long pages)
+/*
+ * wait (5 s at most) until the node's headroom is at least @pages; the
+ * headroom last read (a read evaluates if the last evaluation is 50 ms old)
+ */
+static long long wait_headroom(long long pages)
 {
 	long long end = now_ms() + 5000, hr = 0, th;
 	char name[16];
 
-	while (now_ms() < end && (node_level(name, &hr, &th) || hr < pages))
-		usleep(100000);
+	while ((node_level(name, &hr, &th) || hr < pages) && now_ms() < end)
+		usleep(20000);
+	return hr;
+}
+
+/* the same, until it is at most @pages */
+static long long wait_headroom_below(long long pages)
+{
+	long long end = now_ms() + 5000, hr = 0, th;
+	char name[16];
+
+	while ((node_level(name, &hr, &th) || hr > pages) && now_ms() < end)
+		usleep(20000);
+	return hr;
 }
 
 /* the test's cgroup's memory.reclaim takes @what ("8M"): 0 or -1 */
@@ -297,6 +316,96 @@ static void swap_out_in_band(void)
 		tap_diag("zram swap off: %s", strerror(errno));
 }
 
+/* half of what free swap could take of the anonymous memory, in pages: the
+ * swap's share of a single node's headroom */
+static long long swap_share(void)
+{
+	long long kb_page = sysconf(_SC_PAGESIZE) / 1024;
+	long long anon = meminfo_kb("Active(anon)") + meminfo_kb("Inactive(anon)");
+	long long swap = meminfo_kb("SwapFree");
+
+	return (anon < swap ? anon : swap) / kb_page / 2;
+}
+
+/*
+ * swapoff takes the swap's share of the headroom at once: nothing was
+ * allocated, so it is no fall.  zram swap of 3/10 of the headroom and as
+ * much memory taken (the share is then half the swap); the thresholds are
+ * moved so that the headroom without the share is 1.35 times the low
+ * threshold, inside twice it and above its band, where losing the share
+ * at once reads as a fall that reaches the threshold within a second.
+ * The kernel's window of the fall starts anew when the headroom rises: 4
+ * MB freed just before the swapoff put its start there, so that the
+ * window sees the whole step.  The node stays at none.
+ */
+static void swapoff_no_fall(void)
+{
+	long long page = sysconf(_SC_PAGESIZE), managed = managed_pages();
+	long long headroom, thresh, share, before, after, used = 0, end;
+	struct seen s = { .order_ok = 1 };
+	unsigned int swap_mb;
+	struct mnotify *h;
+	char name[16] = "";
+	size_t len;
+	char *mem;
+
+	if (node_level(name, &headroom, &thresh))
+		tap_bail("read " LEVELS);
+	swap_mb = (unsigned int)(headroom * page * 3 / 10 / MB);
+	if (swap_mb < 8)
+		tap_bail("headroom %lld pages: too little for the swapoff test", headroom);
+	if (zram_swap_on(swap_mb) < 0)
+		tap_bail("zram swap on");
+	h = open_events();
+	s.last_level = level_of(name);
+	len = (size_t)(swap_mb + 8) * MB;
+	mem = map_mem(len);
+	grow(mem, len, &used, 0, 0);
+	let_window_pass();
+	wait_level(h, &s, MNOTIFY_LEVEL_NONE, 5000);
+	if (node_level(name, &headroom, &thresh))
+		tap_bail("read " LEVELS);
+	share = swap_share();
+	set_thresholds((headroom - share) * 1000 * 100 / 135 / managed);
+	let_window_pass();
+	s = (struct seen){ .order_ok = 1, .last_level = MNOTIFY_LEVEL_NONE };
+	mnotify_dispatch(h, on_ev, &s);
+	if (node_level(name, &headroom, &thresh))
+		tap_bail("read " LEVELS);
+	tap_diag("zram swap %u MB, %lld MB taken: headroom %lld pages (the swap's %lld), low threshold %lld, level %s",
+		 swap_mb, used / MB, headroom, share, thresh, name);
+	tap_ok(!strcmp(name, "none") && s.enters_low == 0 && headroom <= 2 * thresh &&
+	       headroom - share > thresh + thresh / 4,
+	       "zram: headroom at %.2f times the low threshold, %.2f without the swap's share, not falling: level none",
+	       (double)headroom / (double)thresh, (double)(headroom - share) / (double)thresh);
+
+	/* the rise: an evaluation that sees it starts the window */
+	munmap(mem + len - 4 * MB, 4 * MB);
+	len -= 4 * MB;
+	before = wait_headroom(headroom + 4 * MB / page / 2);
+	if (swapoff("/dev/zram0"))
+		tap_bail("swapoff /dev/zram0");
+	after = wait_headroom_below(before - share / 2);
+	/* the kernel counts a fall over a quarter to a full second */
+	for (end = now_ms() + 2500; now_ms() < end;) {
+		node_level(name, &headroom, &thresh);	/* a read evaluates */
+		mnotify_wait(h, 100, on_ev, &s);
+	}
+	tap_ok(s.enters_low == 0 && s.last_level == MNOTIFY_LEVEL_NONE && after > thresh + thresh / 4 &&
+	       after <= 2 * thresh && before - after >= thresh / 8,
+	       "swapoff took %lld pages of headroom at once (%.2f -> %.2f times the threshold): no fall, none (%d lows)",
+	       before - after, (double)before / (double)thresh, (double)after / (double)thresh,
+	       s.enters_low);
+
+	if (write_file("/sys/kernel/mm/mem_notify/thresholds", MN_THRESH_DEFAULT))
+		tap_bail("put the thresholds back");
+	munmap(mem, len);
+	if (zram_swap_off() < 0)
+		tap_diag("zram swap off: %s", strerror(errno));
+	wait_level(h, &s, MNOTIFY_LEVEL_NONE, 5000);
+	mnotify_close(h);
+}
+
 /*
  * The fall, without swap: the test's own memory takes the headroom from
  * 2.3 to 1.6 times the low threshold at a tenth of the threshold per
@@ -320,7 +429,6 @@ static void fast_fall(void)
 
 	if (node_level(name, &headroom, &thresh))
 		tap_bail("read " LEVELS);
-	/* swapoff took the swap's headroom at once: that may be a low */
 	s.last_level = level_of(name);
 	let_window_pass();
 	wait_level(h, &s, MNOTIFY_LEVEL_NONE, 5000);
@@ -383,6 +491,7 @@ int main(void)
 {
 	protect_self();
 	swap_out_in_band();
+	swapoff_no_fall();
 	fast_fall();
 	return tap_done();
 }
