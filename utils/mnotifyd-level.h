@@ -7,6 +7,8 @@
 #ifndef MNOTIFYD_LEVEL_H
 #define MNOTIFYD_LEVEL_H
 
+#include <string.h>
+
 #include <mnotify/mnotify.h>
 
 #define MNOTIFYD_WARNING_LOW		50	/* G_MEMORY_MONITOR_WARNING_LEVEL_LOW */
@@ -35,6 +37,31 @@ static inline int mnotifyd_system_level(const int *node_level, int nodes)
 		if (node_level[i] > max)
 			max = node_level[i];
 	return max;
+}
+
+/*
+ * The cgroup v2 path in the text of /proc/PID/cgroup (its "0::" line) into
+ * @out: 0, or -1 if there is none or it does not fit.
+ */
+static inline int mnotifyd_cgroup_of(const char *text, char *out, size_t size)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (len >= 3 && !strncmp(p, "0::", 3)) {
+			len -= 3;
+			if (!len || len >= size || p[3] != '/')
+				return -1;
+			memcpy(out, p + 3, len);
+			out[len] = '\0';
+			return 0;
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return -1;
 }
 
 #endif

@@ -12,7 +12,12 @@
  * interface, org.mnotify.Pressure1, that old clients never see: the
  * properties Level (none, low, medium, critical), WarningLevel (y) and
  * Headroom (pages), and the signal LevelChanged(s, y) for every change in
- * either direction, the way back to none included.  See mnotifyd(8).
+ * either direction, the way back to none included.  A client that calls
+ * WatchSession() also hears, by unicast SessionLevelChanged(s, s, y), the
+ * level of its own cgroup against the memory limits on its way up (its
+ * scope's, its session's, its user's slice: the kernel's levels per
+ * memory cgroup), for as long as its bus connection lasts.  See
+ * mnotifyd(8).
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -34,7 +39,11 @@
 #define LMM_PATH	"/org/freedesktop/LowMemoryMonitor"
 #define LMM_IFACE	LMM_NAME
 #define EXT_IFACE	"org.mnotify.Pressure1"
+#define EXT_ERROR	EXT_IFACE ".Error."
 #define MAX_NODES	1024
+#define CGROUP_ROOT	"/sys/fs/cgroup"
+/* bus connections that may watch their session at once */
+#define MAX_SUBSCRIBERS	4096
 
 /* exit statuses for systemd: 69 (EX_UNAVAILABLE) is not restarted */
 #define EXIT_NO_FAMILY	69
@@ -54,6 +63,16 @@ static const char introspection_xml[] =
 "      <arg name='level' type='s'/>"
 "      <arg name='warning_level' type='y'/>"
 "    </signal>"
+"    <method name='WatchSession'>"
+"      <arg name='cgroup' type='s' direction='out'/>"
+"      <arg name='level' type='s' direction='out'/>"
+"      <arg name='warning_level' type='y' direction='out'/>"
+"    </method>"
+"    <signal name='SessionLevelChanged'>"
+"      <arg name='cgroup' type='s'/>"
+"      <arg name='level' type='s'/>"
+"      <arg name='warning_level' type='y'/>"
+"    </signal>"
 "  </interface>"
 "</node>";
 
@@ -63,20 +82,33 @@ static const char usage_text[] =
 "clients (GLib's GMemoryMonitor among them) about mem_notify's memory\n"
 "pressure levels: LowMemoryWarning 50 on low, 100 on medium, 255 on\n"
 "critical; org.mnotify.Pressure1 for every change, the way back to none\n"
-"included.\n"
+"included, and to a client that calls WatchSession the level of its own\n"
+"cgroup against the memory limits above it.\n"
 "\n"
 "  -r, --reannounce SEC  send LowMemoryWarning again every SEC seconds while\n"
 "                        the level stays at low or above [15; 0: never]\n"
+"  -S, --no-session      refuse WatchSession (no cgroup watches; then no\n"
+"                        capability is needed)\n"
 "  -a, --address ADDR    use the bus at ADDR instead of the system bus\n"
 "  -f, --fake            take the levels from standard input, one per line\n"
 "                        (none, low, medium, critical; \"lost\" acts as a lost\n"
-"                        event): for tests, no kernel needed\n"
+"                        event; \"cgroup LEVEL\" sets every watched session's):\n"
+"                        for tests, no kernel needed\n"
 "  -h, --help            this text\n"
 "  -V, --version         print the version and exit\n"
 "\n"
 "Exit status: 0 stopped by SIGTERM or SIGINT; 1 the bus or the name was\n"
 "lost (another instance, or low-memory-monitor, owns it); 2 usage; 69 the\n"
 "running kernel has no mem_notify family.\n";
+
+/* a cgroup that clients watch, and who */
+struct session {
+	char *path;		/* cgroup v2 path, from /proc/PID/cgroup */
+	guint64 id;		/* the kernel's id for it, once its state came */
+	int level;
+	gboolean watched;	/* the kernel watches it for us (not --fake) */
+	GPtrArray *subscribers;	/* unique bus names */
+};
 
 struct state {
 	GMainLoop *loop;
@@ -93,6 +125,10 @@ struct state {
 	gboolean owned;
 	gboolean fake;
 	gboolean need_resync;	/* events were lost */
+	gboolean no_session;	/* --no-session */
+	GHashTable *sessions;	/* path -> struct session */
+	GHashTable *subscribers;	/* unique name -> struct session */
+	guint owner_changed_id;
 	int status;		/* exit status */
 };
 
@@ -166,6 +202,78 @@ static void update(struct state *s, gboolean force)
 	announce(s, level, headroom, force);
 }
 
+static void session_free(gpointer p)
+{
+	struct session *se = p;
+
+	g_ptr_array_unref(se->subscribers);
+	g_free(se->path);
+	g_free(se);
+}
+
+static void session_signal(struct state *s, struct session *se, const char *dest)
+{
+	if (!s->conn)
+		return;
+	g_dbus_connection_emit_signal(s->conn, dest, LMM_PATH, EXT_IFACE, "SessionLevelChanged",
+				      g_variant_new("(ssy)", se->path, level_str(se->level),
+						    mnotifyd_warning(se->level)), NULL);
+}
+
+/* a session's level is @level now: tell its subscribers (all: @force) */
+static void session_set(struct state *s, struct session *se, int level, gboolean force)
+{
+	if (level == se->level && !force)
+		return;
+	se->level = level;
+	for (guint i = 0; i < se->subscribers->len; i++)
+		session_signal(s, se, g_ptr_array_index(se->subscribers, i));
+}
+
+/* stop watching @se (its last subscriber left, or the cgroup is gone) */
+static void session_drop(struct state *s, struct session *se)
+{
+	for (guint i = 0; i < se->subscribers->len; i++)
+		g_hash_table_remove(s->subscribers, g_ptr_array_index(se->subscribers, i));
+	if (se->watched && se->id && s->h) {
+		int err = mnotify_unwatch_cgroup(s->h, se->id);
+
+		if (err && err != -ENOENT)
+			g_printerr("mnotifyd: unwatch %s: %s\n", se->path, g_strerror(-err));
+	}
+	g_hash_table_remove(s->sessions, se->path);
+}
+
+/* a watched cgroup's state or change, from the kernel */
+static void session_event(struct state *s, const struct mnotify_event *ev)
+{
+	const struct mnotify_cgroup *cg = &ev->cgroup;
+	struct session *se = NULL;
+	GHashTableIter it;
+	gpointer v;
+
+	if (!MNOTIFY_HAS(ev, cgroup))
+		return;
+	g_hash_table_iter_init(&it, s->sessions);
+	while (!se && g_hash_table_iter_next(&it, NULL, &v)) {
+		struct session *c = v;
+
+		if (c->id ? c->id == cg->id : !strcmp(c->path, cg->path))
+			se = c;
+	}
+	if (!se)
+		return;
+	se->id = cg->id;
+	if (cg->removed) {
+		session_set(s, se, MNOTIFY_LEVEL_NONE, FALSE);
+		se->id = 0;	/* the kernel ended the watch */
+		session_drop(s, se);
+		return;
+	}
+	session_set(s, se, cg->level < 0 ? MNOTIFY_LEVEL_NONE : cg->level,
+		    ev->type == MNOTIFY_EVENT_CGROUP_STATE);
+}
+
 static void set_node(struct state *s, const struct mnotify_zone *z)
 {
 	if (z->node >= MAX_NODES)
@@ -185,6 +293,10 @@ static int on_event(const struct mnotify_event *ev, void *arg)
 	case MNOTIFY_EVENT_PRESSURE_EXIT:
 	case MNOTIFY_EVENT_NODE_STATE:
 		set_node(s, &ev->u.zone);
+		break;
+	case MNOTIFY_EVENT_CGROUP_STATE:
+	case MNOTIFY_EVENT_CGROUP_LEVEL:
+		session_event(s, ev);
 		break;
 	case MNOTIFY_EVENT_LOST:
 		/* resynchronise after the batch: see on_netlink() */
@@ -206,6 +318,15 @@ static int resync(struct state *s)
 	if (err < 0)
 		return err;
 	update(s, TRUE);
+	/* the watched cgroups' states (each said again) */
+	if (s->sessions && g_hash_table_size(s->sessions)) {
+		err = mnotify_get_cgroups(s->h);
+		if (err < 0)
+			return err;
+		err = mnotify_dispatch(s->h, on_event, s);
+		if (err < 0)
+			return err;
+	}
 	return 0;
 }
 
@@ -250,6 +371,14 @@ static gboolean on_stdin(gint fd, GIOCondition cond, gpointer data)
 
 		if (!strcmp(line, "lost")) {
 			update(s, TRUE);
+		} else if (!strncmp(line, "cgroup ", 7) &&
+			   (l = mnotify_level_from_name(line + 7)) >= 0) {
+			GHashTableIter it;
+			gpointer v;
+
+			g_hash_table_iter_init(&it, s->sessions);
+			while (g_hash_table_iter_next(&it, NULL, &v))
+				session_set(s, v, l, FALSE);
 		} else if (l >= 0) {
 			s->nodes = 1;
 			s->node_level[0] = l;
@@ -278,7 +407,215 @@ static GVariant *get_property(GDBusConnection *conn, const gchar *sender,
 	return NULL;
 }
 
-static const GDBusInterfaceVTable ext_vtable = { NULL, get_property, NULL, { 0 } };
+/* a WatchSession() call waiting for its caller's process id */
+struct watch_call {
+	struct state *s;
+	GDBusMethodInvocation *inv;
+};
+
+static void watch_reply(GDBusMethodInvocation *inv, const struct session *se)
+{
+	g_dbus_method_invocation_return_value(inv, g_variant_new("(ssy)", se->path,
+								  level_str(se->level),
+								  mnotifyd_warning(se->level)));
+}
+
+/* the kernel's refusal of a cgroup watch, as a D-Bus error */
+static void watch_error(struct state *s, GDBusMethodInvocation *inv, const char *path, int err)
+{
+	const char *ack = s->h ? mnotify_ext_ack(s->h) : "";
+	const char *name = EXT_ERROR "Failed";
+	char *msg;
+
+	switch (err) {
+	case -EACCES:
+	case -EPERM:
+		name = EXT_ERROR "AccessDenied";
+		break;
+	case -EOPNOTSUPP:
+		name = EXT_ERROR "NotSupported";
+		break;
+	case -ENOSPC:
+		name = EXT_ERROR "LimitsExceeded";
+		break;
+	default:
+		break;
+	}
+	if (err == -EACCES || err == -EPERM)
+		msg = g_strdup_printf("mnotifyd may not watch the cgroup %s: it needs write access to its cgroup.procs (CAP_DAC_OVERRIDE, see mnotifyd(8))%s%s",
+				      path, *ack ? ": " : "", ack);
+	else
+		msg = g_strdup_printf("cannot watch the cgroup %s: %s%s%s", path, g_strerror(-err),
+				      *ack ? ": " : "", ack);
+	g_dbus_method_invocation_return_dbus_error(inv, name, msg);
+	g_free(msg);
+}
+
+/* deliver what the socket has queued (after a command), then announce */
+static void pump(struct state *s)
+{
+	int err;
+
+	if (!s->h)
+		return;
+	err = mnotify_dispatch(s->h, on_event, s);
+	if (err < 0 && err != -EAGAIN)
+		g_printerr("mnotifyd: netlink: %s\n", g_strerror(-err));
+	update(s, FALSE);
+}
+
+/* the caller's process id came: find its cgroup, watch it, reply */
+static void on_caller_pid(GObject *src, GAsyncResult *res, gpointer data)
+{
+	struct watch_call *wc = data;
+	struct state *s = wc->s;
+	GDBusMethodInvocation *inv = wc->inv;
+	const char *sender = g_dbus_method_invocation_get_sender(inv);
+	char procf[64], path[4096], *text = NULL;
+	GError *gerr = NULL;
+	struct session *se;
+	GVariant *v;
+	guint32 pid;
+
+	g_free(wc);
+	v = g_dbus_connection_call_finish(G_DBUS_CONNECTION(src), res, &gerr);
+	if (!v) {
+		/* most likely the caller is gone already */
+		g_dbus_method_invocation_return_gerror(inv, gerr);
+		g_error_free(gerr);
+		goto out;
+	}
+	g_variant_get(v, "(u)", &pid);
+	g_variant_unref(v);
+	snprintf(procf, sizeof(procf), "/proc/%u/cgroup", pid);
+	if (!g_file_get_contents(procf, &text, NULL, &gerr)) {
+		g_dbus_method_invocation_return_dbus_error(inv, EXT_ERROR "Failed", gerr->message);
+		g_error_free(gerr);
+		goto out;
+	}
+	if (mnotifyd_cgroup_of(text, path, sizeof(path))) {
+		g_dbus_method_invocation_return_dbus_error(inv, EXT_ERROR "NotSupported",
+			"the caller is in no cgroup v2 hierarchy (no 0:: line in /proc/PID/cgroup)");
+		goto out;
+	}
+	if (!strcmp(path, "/")) {
+		g_dbus_method_invocation_return_dbus_error(inv, EXT_ERROR "NotSupported",
+			"the caller is in the root cgroup: no memory limit applies to it, only the system's Level");
+		goto out;
+	}
+	/* the same connection again (its own WatchSession raced): its state */
+	se = g_hash_table_lookup(s->subscribers, sender);
+	if (se) {
+		watch_reply(inv, se);
+		goto out;
+	}
+	if (g_hash_table_size(s->subscribers) >= MAX_SUBSCRIBERS) {
+		g_dbus_method_invocation_return_dbus_error(inv, EXT_ERROR "LimitsExceeded",
+			"too many connections watch their sessions");
+		goto out;
+	}
+	se = g_hash_table_lookup(s->sessions, path);
+	if (!se) {
+		se = g_new0(struct session, 1);
+		se->path = g_strdup(path);
+		se->subscribers = g_ptr_array_new_with_free_func(g_free);
+		if (s->h) {
+			char *dir = g_strconcat(CGROUP_ROOT, path, NULL);
+			int err = mnotify_watch_cgroup_path(s->h, dir);
+
+			g_free(dir);
+			if (err) {
+				watch_error(s, inv, path, err);
+				session_free(se);
+				goto out;
+			}
+			se->watched = TRUE;
+		}
+		g_hash_table_insert(s->sessions, se->path, se);
+		/* its state now (MNOTIFY_EVENT_CGROUP_STATE) is queued */
+		pump(s);
+		/* a cgroup removed meanwhile is gone again */
+		se = g_hash_table_lookup(s->sessions, path);
+		if (!se) {
+			g_dbus_method_invocation_return_dbus_error(inv, EXT_ERROR "Failed",
+				"the caller's cgroup was removed");
+			goto out;
+		}
+	}
+	g_ptr_array_add(se->subscribers, g_strdup(sender));
+	g_hash_table_insert(s->subscribers, g_strdup(sender), se);
+	watch_reply(inv, se);
+out:
+	g_free(text);
+}
+
+static void method_call(GDBusConnection *conn, const gchar *sender, const gchar *path,
+			const gchar *iface, const gchar *method, GVariant *params,
+			GDBusMethodInvocation *inv, gpointer data)
+{
+	struct state *s = data;
+	struct session *se;
+	struct watch_call *wc;
+
+	if (g_strcmp0(method, "WatchSession")) {
+		g_dbus_method_invocation_return_dbus_error(inv, "org.freedesktop.DBus.Error.UnknownMethod",
+							   "no such method");
+		return;
+	}
+	if (s->no_session) {
+		g_dbus_method_invocation_return_dbus_error(inv, EXT_ERROR "NotSupported",
+			"session levels are off (mnotifyd --no-session)");
+		return;
+	}
+	if (!sender) {
+		g_dbus_method_invocation_return_dbus_error(inv, EXT_ERROR "Failed",
+			"a peer-to-peer caller has no session");
+		return;
+	}
+	se = g_hash_table_lookup(s->subscribers, sender);
+	if (se) {
+		watch_reply(inv, se);
+		return;
+	}
+	wc = g_new0(struct watch_call, 1);
+	wc->s = s;
+	wc->inv = inv;
+	g_dbus_connection_call(conn, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+			       "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+			       g_variant_new("(s)", sender), G_VARIANT_TYPE("(u)"),
+			       G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_caller_pid, wc);
+}
+
+/* a client left the bus: its watch ends, and the cgroup's with the last */
+static void on_owner_changed(GDBusConnection *conn, const gchar *sender, const gchar *path,
+			     const gchar *iface, const gchar *signal, GVariant *params,
+			     gpointer data)
+{
+	struct state *s = data;
+	const char *name, *old, *new;
+	struct session *se;
+
+	if (!g_variant_is_of_type(params, G_VARIANT_TYPE("(sss)")))
+		return;
+	g_variant_get(params, "(&s&s&s)", &name, &old, &new);
+	if (name[0] != ':' || *new)
+		return;
+	se = g_hash_table_lookup(s->subscribers, name);
+	if (!se)
+		return;
+	for (guint i = 0; i < se->subscribers->len; i++) {
+		if (!strcmp(g_ptr_array_index(se->subscribers, i), name)) {
+			g_ptr_array_remove_index_fast(se->subscribers, i);
+			break;
+		}
+	}
+	g_hash_table_remove(s->subscribers, name);
+	if (!se->subscribers->len)
+		session_drop(s, se);
+}
+
+static const GDBusInterfaceVTable ext_vtable = { method_call, get_property, NULL, { 0 } };
+
 static const GDBusInterfaceVTable lmm_vtable = { NULL, NULL, NULL, { 0 } };
 
 static void on_bus_acquired(GDBusConnection *conn, const gchar *name, gpointer data)
@@ -289,6 +626,9 @@ static void on_bus_acquired(GDBusConnection *conn, const gchar *name, gpointer d
 	s->conn = conn;
 	/* a bus that goes away is a failure (systemd restarts us), not a stop */
 	g_dbus_connection_set_exit_on_close(conn, FALSE);
+	s->owner_changed_id = g_dbus_connection_signal_subscribe(
+		conn, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged",
+		"/org/freedesktop/DBus", NULL, G_DBUS_SIGNAL_FLAGS_NONE, on_owner_changed, s, NULL);
 	if (!g_dbus_connection_register_object(conn, LMM_PATH, s->info->interfaces[0],
 					       &lmm_vtable, s, NULL, &err) ||
 	    !g_dbus_connection_register_object(conn, LMM_PATH, s->info->interfaces[1],
@@ -337,6 +677,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "reannounce", required_argument, NULL, 'r' },
+		{ "no-session", no_argument, NULL, 'S' },
 		{ "address", required_argument, NULL, 'a' },
 		{ "fake", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -350,7 +691,7 @@ int main(int argc, char **argv)
 	guint owner;
 	int opt, err;
 
-	while ((opt = getopt_long(argc, argv, "r:a:fhV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "r:Sa:fhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'r': {
 			char *end;
@@ -363,6 +704,9 @@ int main(int argc, char **argv)
 			s.reannounce = (int)v;
 			break;
 		}
+		case 'S':
+			s.no_session = TRUE;
+			break;
 		case 'a':
 			address = optarg;
 			break;
@@ -386,6 +730,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
+	s.sessions = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, session_free);
+	s.subscribers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	if (s.fake) {
 		g_unix_fd_add(0, G_IO_IN | G_IO_HUP, on_stdin, &s);
 	} else {
@@ -434,6 +780,10 @@ int main(int argc, char **argv)
 	if (private_conn)
 		g_object_unref(private_conn);
 out:
+	if (s.owner_changed_id && s.conn)
+		g_dbus_connection_signal_unsubscribe(s.conn, s.owner_changed_id);
+	g_hash_table_destroy(s.subscribers);
+	g_hash_table_destroy(s.sessions);
 	mnotify_close(s.h);
 	g_dbus_node_info_unref(s.info);
 	g_main_loop_unref(s.loop);

@@ -5,7 +5,7 @@
  * signal), with each warning printed; used by the tests and the bench to
  * check that mnotifyd (or low-memory-monitor) reaches such applications.
  *
- *   gmm-client [--ext]
+ *   gmm-client [--ext] [--session]
  *
  * Prints, one line each, flushed:
  *   ready                         the monitor exists (GLib may still be
@@ -16,6 +16,13 @@
  *   level NAME WARNING MS         (--ext) org.mnotify.Pressure1.LevelChanged
  *   owner yes|no                  (--ext) org.freedesktop.LowMemoryMonitor
  *                                 appeared or vanished
+ *   session CGROUP NAME WARNING MS
+ *                                 (--ext) org.mnotify.Pressure1.
+ *                                 SessionLevelChanged: sent to this
+ *                                 connection only, after --session
+ *   watch CGROUP NAME WARNING     (--session) WatchSession's reply, called
+ *                                 each time the service appears
+ *   watch-error ERROR MESSAGE     ... or its error
  * and exits 0 on SIGTERM or SIGINT.  The bus is the system bus, or
  * DBUS_SYSTEM_BUS_ADDRESS; set GIO_USE_MEMORY_MONITOR=dbus outside a
  * sandbox if another GMemoryMonitor implementation could be picked.
@@ -54,10 +61,50 @@ static void on_level(GDBusConnection *c, const gchar *sender, const gchar *path,
 	fflush(stdout);
 }
 
+static void on_session(GDBusConnection *c, const gchar *sender, const gchar *path,
+		       const gchar *iface, const gchar *signal, GVariant *params, gpointer data)
+{
+	const gchar *cgroup, *name;
+	guchar w;
+
+	if (!g_variant_is_of_type(params, G_VARIANT_TYPE("(ssy)")))
+		return;
+	g_variant_get(params, "(&s&sy)", &cgroup, &name, &w);
+	printf("session %s %s %u %lld\n", cgroup, name, w, mono_ms());
+	fflush(stdout);
+}
+
+static void on_watch(GObject *src, GAsyncResult *res, gpointer data)
+{
+	GError *err = NULL;
+	GVariant *v = g_dbus_connection_call_finish(G_DBUS_CONNECTION(src), res, &err);
+	const gchar *cgroup, *name;
+	guchar w;
+
+	if (!v) {
+		gchar *remote = g_dbus_error_get_remote_error(err);
+
+		g_dbus_error_strip_remote_error(err);
+		printf("watch-error %s %s\n", remote ? remote : "-", err->message);
+		g_free(remote);
+		g_error_free(err);
+	} else {
+		g_variant_get(v, "(&s&sy)", &cgroup, &name, &w);
+		printf("watch %s %s %u\n", cgroup, name, w);
+		g_variant_unref(v);
+	}
+	fflush(stdout);
+}
+
 static void on_appeared(GDBusConnection *c, const gchar *name, const gchar *owner, gpointer data)
 {
 	printf("owner yes\n");
 	fflush(stdout);
+	if (data)	/* --session */
+		g_dbus_connection_call(c, "org.freedesktop.LowMemoryMonitor",
+				       "/org/freedesktop/LowMemoryMonitor", "org.mnotify.Pressure1",
+				       "WatchSession", NULL, G_VARIANT_TYPE("(ssy)"),
+				       G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_watch, NULL);
 }
 
 static void on_vanished(GDBusConnection *c, const gchar *name, gpointer data)
@@ -77,11 +124,17 @@ int main(int argc, char **argv)
 	GMainLoop *loop = g_main_loop_new(NULL, FALSE);
 	GMemoryMonitor *m;
 	GError *err = NULL;
-	gboolean ext = argc > 1 && !strcmp(argv[1], "--ext");
+	gboolean ext = FALSE, session = FALSE;
 
-	if (argc > 2 || (argc == 2 && !ext)) {
-		fprintf(stderr, "usage: gmm-client [--ext]\n");
-		return 2;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--ext")) {
+			ext = TRUE;
+		} else if (!strcmp(argv[i], "--session")) {
+			ext = session = TRUE;
+		} else {
+			fprintf(stderr, "usage: gmm-client [--ext] [--session]\n");
+			return 2;
+		}
 	}
 	m = g_memory_monitor_dup_default();
 	if (!m) {
@@ -100,9 +153,13 @@ int main(int argc, char **argv)
 						   "org.mnotify.Pressure1", "LevelChanged",
 						   "/org/freedesktop/LowMemoryMonitor", NULL,
 						   G_DBUS_SIGNAL_FLAGS_NONE, on_level, NULL, NULL);
+		g_dbus_connection_signal_subscribe(bus, "org.freedesktop.LowMemoryMonitor",
+						   "org.mnotify.Pressure1", "SessionLevelChanged",
+						   "/org/freedesktop/LowMemoryMonitor", NULL,
+						   G_DBUS_SIGNAL_FLAGS_NONE, on_session, NULL, NULL);
 		g_bus_watch_name_on_connection(bus, "org.freedesktop.LowMemoryMonitor",
 					       G_BUS_NAME_WATCHER_FLAGS_NONE, on_appeared,
-					       on_vanished, NULL, NULL);
+					       on_vanished, session ? bus : NULL, NULL);
 	}
 	g_unix_signal_add(SIGTERM, on_stop, loop);
 	g_unix_signal_add(SIGINT, on_stop, loop);

@@ -5,6 +5,7 @@
  * as the highest of its nodes'.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "mnotifyd-level.h"
 
@@ -37,5 +38,24 @@ int main(void)
 	      "the system is at its highest node's level", mnotifyd_system_level(nodes, 4));
 	check(mnotifyd_system_level(nodes, 0) == MNOTIFY_LEVEL_NONE, "no node: none",
 	      mnotifyd_system_level(nodes, 0));
+	{
+		char out[64];
+		int r;
+
+		r = mnotifyd_cgroup_of("12:memory:/old\n0::/user.slice/user-1000.slice/session-2.scope\n",
+				       out, sizeof(out));
+		check(r == 0 && !strcmp(out, "/user.slice/user-1000.slice/session-2.scope"),
+		      "the cgroup v2 path from /proc/PID/cgroup's 0:: line", r);
+		r = mnotifyd_cgroup_of("0::/\n", out, sizeof(out));
+		check(r == 0 && !strcmp(out, "/"), "the root cgroup is /", r);
+		r = mnotifyd_cgroup_of("0::/a", out, sizeof(out));
+		check(r == 0 && !strcmp(out, "/a"), "a last line without a newline", r);
+		check(mnotifyd_cgroup_of("1:name=systemd:/x\n", out, sizeof(out)) == -1,
+		      "no 0:: line (cgroup v1 only): -1", 0);
+		check(mnotifyd_cgroup_of("0::\n", out, sizeof(out)) == -1, "an empty path: -1", 0);
+		check(mnotifyd_cgroup_of("0::/abcdefgh\n", out, 8) == -1, "a path that does not fit: -1",
+		      0);
+		check(mnotifyd_cgroup_of("", out, sizeof(out)) == -1, "empty text: -1", 0);
+	}
 	return failed;
 }

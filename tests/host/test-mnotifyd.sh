@@ -5,17 +5,18 @@
 # by gmm-client: stock GLib GMemoryMonitor code, as in any application.
 # Checks the interface against low-memory-monitor 2.1's, the order and
 # values of the warnings, the extension interface and properties, the
-# way back to none, a second instance, SIGTERM, a bus that goes away, and
-# a kernel without the family.
+# way back to none, session levels (WatchSession, SessionLevelChanged to
+# the watcher only), a second instance, SIGTERM, a bus that goes away,
+# and a kernel without the family.
 set -u
 top=${builddir:-.}/../..
 src=${top_srcdir:-../..}
 d=$(mktemp -d /tmp/test-mnotifyd.XXXXXX)
 n=0 bad=0
-bus_pid= d_pid= c_pid= feed_pid=
+bus_pid= d_pid= c_pid= s_pid= feed_pid=
 
 cleanup() {
-	for p in $c_pid $d_pid $feed_pid $bus_pid; do kill "$p" 2>/dev/null; done
+	for p in $s_pid $c_pid $d_pid $feed_pid $bus_pid; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
 	rm -rf "$d"
 }
@@ -67,7 +68,7 @@ command -v gdbus >/dev/null || { echo "not ok 1 - gdbus (libglib2.0-bin) is not 
 
 # --- the command line
 out=$("$mnotifyd" --help 2>&1); rc=$?
-[ $rc -eq 0 ] && case "$out" in *"Usage: mnotifyd"*"--reannounce"*"Exit status"*) true ;; *) false ;; esac
+[ $rc -eq 0 ] && case "$out" in *"Usage: mnotifyd"*"--reannounce"*"--no-session"*"Exit status"*) true ;; *) false ;; esac
 ok $? "--help prints the usage and exits 0"
 out=$("$mnotifyd" --version 2>&1); rc=$?
 [ $rc -eq 0 ] && case "$out" in "mnotifyd (mnotify) "*) true ;; *) false ;; esac
@@ -164,8 +165,8 @@ for i in root.findall('interface'):
 EOF
 grep -qx "org.freedesktop.LowMemoryMonitor: signal LowMemoryWarning(level:y)" "$d/intro.txt"
 ok $? "org.freedesktop.LowMemoryMonitor is low-memory-monitor 2.1's: one signal, LowMemoryWarning(y level)" "$(cat "$d/intro.txt")"
-grep -qx "org.mnotify.Pressure1: property Headroom() t read; property Level() s read; property WarningLevel() y read; signal LevelChanged(level:s,warning_level:y)" "$d/intro.txt"
-ok $? "org.mnotify.Pressure1: Level, WarningLevel, Headroom, LevelChanged" "$(cat "$d/intro.txt")"
+grep -qx "org.mnotify.Pressure1: method WatchSession(cgroup:s,level:s,warning_level:y); property Headroom() t read; property Level() s read; property WarningLevel() y read; signal LevelChanged(level:s,warning_level:y); signal SessionLevelChanged(cgroup:s,level:s,warning_level:y)" "$d/intro.txt"
+ok $? "org.mnotify.Pressure1: Level, WarningLevel, Headroom, LevelChanged, WatchSession, SessionLevelChanged" "$(cat "$d/intro.txt")"
 
 # the levels in order; GLib's proxy may still be connecting when the first
 # warning goes out, --reannounce 1 repeats it
@@ -212,6 +213,36 @@ sleep 2.5
 after=$(grep -c '^warning ' "$d/client")
 [ "$before" -eq "$after" ]
 ok $? "no warning repeated at none" "$before then $after"
+
+# session levels: a client that calls WatchSession hears its own cgroup's
+# level (--fake's "cgroup LEVEL" sets every watched one), nobody else does
+"$client" --session >"$d/sclient" 2>"$d/sclient.err" &
+s_pid=$!
+wait_for "$d/sclient" "^watch(-error)? "
+cg=$(sed -n 's/^0:://p' "/proc/$s_pid/cgroup")
+if [ "$cg" = / ]; then
+	grep -q "^watch-error org.mnotify.Pressure1.Error.NotSupported the caller is in the root cgroup" "$d/sclient"
+	ok $? "WatchSession from the root cgroup: NotSupported, and why" "$(tr '\n' '|' <"$d/sclient")"
+else
+	grep -qx "watch $cg none 0" "$d/sclient"
+	ok $? "WatchSession: the caller's own cgroup, none" "$cg: $(tr '\n' '|' <"$d/sclient")"
+	echo "cgroup medium" >&4
+	wait_for "$d/sclient" "^session $cg medium 100 "
+	ok $? "its cgroup at medium: SessionLevelChanged medium 100" "$(tr '\n' '|' <"$d/sclient")"
+	echo "cgroup none" >&4
+	wait_for "$d/sclient" "^session $cg none 0 "
+	ok $? "and back: SessionLevelChanged none 0" "$(tr '\n' '|' <"$d/sclient")"
+	! grep -q "^session " "$d/client"
+	ok $? "SessionLevelChanged went to the watcher only, not to the other client" "$(tr '\n' '|' <"$d/client")"
+	out=$(gdbus call --system --dest org.freedesktop.LowMemoryMonitor \
+		--object-path /org/freedesktop/LowMemoryMonitor \
+		--method org.freedesktop.DBus.Properties.Get org.mnotify.Pressure1 Level 2>&1)
+	[ "$out" = "(<'none'>,)" ] && ! grep -q "^level medium" "$d/client"
+	ok $? "a session's level leaves the system's Level alone" "$out"
+fi
+kill "$s_pid"
+wait "$s_pid" 2>/dev/null
+s_pid=
 
 # a non-root user may listen and read properties but not own the name
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
