@@ -7,7 +7,12 @@
  * must reach the client as LowMemoryWarning 50 before any OOM kill, then
  * 100 and 255 in that order; when the memory is given back, mnotifyd says
  * none (org.mnotify.Pressure1.LevelChanged).  gdbus introspect shows
- * low-memory-monitor 2.1's interface unchanged.  mnotifyd outlives the
+ * low-memory-monitor 2.1's interface unchanged.  Session levels: a second
+ * client, as nobody in a cgroup with memory.max 48M, calls WatchSession;
+ * a ramp in that cgroup reaches it as SessionLevelChanged 50, 100, 255
+ * before the cgroup's OOM kill and none afterwards, while the system's
+ * level stays none and the first client hears nothing of it; when the
+ * client leaves, mnotifyd's kernel watch goes.  mnotifyd outlives the
  * pressure and stops with status 0 on SIGTERM.
  */
 #define _GNU_SOURCE
@@ -28,6 +33,7 @@
 #define CLIENT		GUEST_TESTDIR "/gmm-client"
 #define GDBUS		"/usr/bin/gdbus"
 #define POLICY		"/usr/share/dbus-1/system.d/mnotifyd.conf"
+#define CTL		"/usr/bin/mnotify-ctl"
 #define DIR		"/tmp/t-mnotifyd"
 
 static const char bus_conf[] =
@@ -53,8 +59,8 @@ static const char bus_conf[] =
 "  <include>" POLICY "</include>\n"
 "</busconfig>\n";
 
-/* argv as nobody, stdout and stderr on a pipe in *out */
-static pid_t spawn_nobody(char *const argv[], int *out)
+/* argv as nobody (in cgroup @cg unless NULL), stdout and stderr on a pipe in *out */
+static pid_t spawn_nobody_in(const char *cg, char *const argv[], int *out)
 {
 	int p[2];
 	pid_t pid;
@@ -65,9 +71,12 @@ static pid_t spawn_nobody(char *const argv[], int *out)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		char f[600];
+
 		dup2(p[1], 1);
 		dup2(p[1], 2);
-		if (become_nobody())
+		snprintf(f, sizeof(f), "%s/cgroup.procs", cg ? cg : "");
+		if ((cg && write_file(f, "0")) || become_nobody())
 			_exit(126);
 		execv(argv[0], argv);
 		_exit(127);
@@ -87,14 +96,16 @@ struct client {
 	int none_after;		/* "level none" seen after the last warning */
 	int max;		/* highest warning */
 	long long first_ms;	/* CLOCK_MONOTONIC of the first warning */
-	char last[128];
+	int sess[32];		/* SessionLevelChanged bytes, in order */
+	int ns;
+	char last[640];
 };
 
 /* read client lines until one starts with @want (or any warning if NULL) */
 static bool client_wait(struct client *c, const char *want, int timeout_ms)
 {
 	long long end = now_ms() + timeout_ms;
-	char line[128];
+	char line[640];
 
 	while (now_ms() < end) {
 		int n = read_line_timeout(c->fd, line, sizeof(line), (int)(end - now_ms()));
@@ -124,8 +135,12 @@ static bool client_wait(struct client *c, const char *want, int timeout_ms)
 			c->lc_last = w;
 			if (!strncmp(line, "level none", 10))
 				c->none_after = 1;
+		} else if (sscanf(line, "session %*s %*s %d", &w) == 1) {
+			if (c->ns < 32)
+				c->sess[c->ns] = w;
+			c->ns++;
 		} else if (strncmp(line, "level ", 6) && strncmp(line, "owner ", 6) &&
-			   strcmp(line, "ready")) {
+			   strncmp(line, "watch ", 6) && strcmp(line, "ready")) {
 			tap_diag("gmm-client: %s", line);
 		}
 		if (want ? !strncmp(line, want, strlen(want)) : !strncmp(line, "warning ", 8))
@@ -140,6 +155,148 @@ static void drain(const char *who, int fd)
 
 	while (read_line_timeout(fd, line, sizeof(line), 0) > 0)
 		tap_diag("%s: %s", who, strtok(line, "\n") ? line : "");
+}
+
+/* "session CGROUP LEVEL ..." lines of @c's as "50,100" */
+static const char *session_seq(const struct client *c)
+{
+	static char seq[160];
+
+	seq[0] = '\0';
+	for (int i = 0; i < c->ns && i < 32; i++)
+		snprintf(seq + strlen(seq), sizeof(seq) - strlen(seq), "%s%d", i ? "," : "",
+			 c->sess[i]);
+	return seq;
+}
+
+/* the oom_kill count in @cg's memory.events */
+static long long cg_oom_kills(const char *cg)
+{
+	char f[600], *t, *p;
+	long long n = -1;
+
+	snprintf(f, sizeof(f), "%s/memory.events", cg);
+	t = read_file(f);
+	p = t ? strstr(t, "oom_kill ") : NULL;
+	if (p)
+		n = atoll(p + 9);
+	free(t);
+	return n;
+}
+
+/*
+ * A client that calls WatchSession hears its own cgroup's level (here the
+ * limit of that cgroup binds) and nobody else does; the system's level
+ * is not touched; the kernel watch ends with the client.
+ */
+static void session_levels(struct client *c, int factor)
+{
+	char *s_argv[] = { CLIENT, "--session", NULL };
+	const char *cg = cg_make_limited("mnd-session", "48M");
+	struct client sc = { .fd = -1 };
+	char want[700], cmd[800], out[4096];
+	const char *rel;
+	int c_ns = c->ns, c_nw = c->nw, st, lower = 0, i;
+	long long oom_at_first;
+	bool node_room;
+	pid_t scl, hog;
+
+	if (!cg)
+		tap_bail("make the session's cgroup");
+	rel = strncmp(cg, "/sys/fs/cgroup/", 15) ? cg : cg + 14;
+	scl = spawn_nobody_in(cg, s_argv, &sc.fd);
+	if (scl < 0)
+		tap_bail("spawn gmm-client --session");
+	snprintf(want, sizeof(want), "watch %s none 0", rel);
+	tap_ok(client_wait(&sc, "watch", 20000 * factor) && !strcmp(sc.last, want),
+	       "WatchSession, as nobody in a cgroup with memory.max 48M: that cgroup, none (%s)",
+	       sc.last);
+
+	/* does the node have room for the cgroup's 48 MB above low's exit? */
+	{
+		char *t = read_file("/sys/kernel/mm/mem_notify/levels"), name[16];
+		long long hr = 0, th = 0;
+
+		if (!t || sscanf(t, "%*d %15s %lld %lld", name, &hr, &th) != 3)
+			tap_bail("read /sys/kernel/mm/mem_notify/levels");
+		free(t);
+		node_room = hr - 48 * 256 > th + th / 4 + th / 8;
+		tap_diag("node headroom %lld pages, low threshold %lld: %s", hr, th,
+			 node_room ? "room for 48 MB" : "no room for 48 MB above low");
+	}
+
+	/* a ramp in the cgroup, past its limit */
+	snprintf(cmd, sizeof(cmd), "echo $$ > %s/cgroup.procs && exec " GUEST_HOG
+		 " -m 96 -r 8 -a 0 -n mnd-sess-hog", cg);
+	{
+		char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+
+		hog = spawn(argv, NULL);
+		if (hog < 0)
+			tap_bail("spawn the cgroup's hog");
+	}
+	client_wait(&sc, "session ", 120000 * factor);
+	oom_at_first = cg_oom_kills(cg);
+	tap_ok(sc.ns >= 1 && sc.sess[0] == 50 && oom_at_first == 0,
+	       "the ramp in its cgroup: SessionLevelChanged 50 first, before the cgroup's OOM kill (%s; oom_kill %lld)",
+	       sc.last, oom_at_first);
+	/* on to 255, or until the level falls (a kill came first) */
+	while (sc.ns && sc.sess[sc.ns < 32 ? sc.ns - 1 : 31] % 255 &&
+	       client_wait(&sc, "session ", 60000 * factor))
+		;
+	for (i = 1; i < sc.ns && i < 32; i++)
+		if (sc.sess[i] && sc.sess[i] < sc.sess[i - 1])
+			lower++;
+	tap_ok(sc.ns >= 3 && sc.sess[sc.ns < 32 ? sc.ns - 1 : 31] == 255 && !lower,
+	       "then 100 and 255 in order (%s)", session_seq(&sc));
+	if (wait_pid_timeout(hog, &st, 120000 * factor) < 0)
+		kill_reap(hog);
+	snprintf(want, sizeof(want), "session %s none 0 ", rel);
+	tap_ok(!strncmp(sc.last, want, strlen(want)) || client_wait(&sc, want, 30000 * factor),
+	       "the hog gone (memcg OOM kills %lld): SessionLevelChanged none (%s)",
+	       cg_oom_kills(cg), sc.last);
+	/*
+	 * The other client: no session signal; and where the node had room
+	 * for the cgroup's 48 MB above low's exit, no warning either (the
+	 * debug kernel's guest starts about 10 MB above low's threshold, so
+	 * there the node may be low as well and say so).
+	 */
+	client_wait(c, "nothing", 500);
+	tap_ok(c->ns == c_ns && (!node_room || c->nw == c_nw),
+	       "the other client heard no SessionLevelChanged%s (%d; warnings %d)",
+	       node_room ? " and no LowMemoryWarning: the system stayed none" :
+	       " (the node had no room for 48 MB above low: its warnings are its own)",
+	       c->ns - c_ns, c->nw - c_nw);
+
+	/* the client leaves: mnotifyd's kernel watch of the cgroup goes */
+	{
+		char *argv[] = { CTL, "cgroups", NULL };
+
+		out[0] = '\0';
+		run(argv, out, sizeof(out));
+		tap_ok(strstr(out, rel) != NULL, "while it watches, mnotify-ctl cgroups lists %s (%.200s)",
+		       rel, out);
+	}
+	kill(scl, SIGTERM);
+	if (wait_pid_timeout(scl, &st, 10000) < 0)
+		kill_reap(scl);
+	{
+		char *argv[] = { CTL, "cgroups", NULL };
+		long long end = now_ms() + 10000 * factor;
+		bool gone = false;
+
+		while (!gone && now_ms() < end) {
+			out[0] = '\0';
+			run(argv, out, sizeof(out));
+			gone = !strstr(out, rel);
+			if (!gone)
+				usleep(100000);
+		}
+		tap_ok(gone, "the client left: mnotifyd no longer watches %s (mnotify-ctl cgroups: %.200s)",
+		       rel, out);
+	}
+	close(sc.fd);
+	rmdir(cg);
 }
 
 int main(void)
@@ -176,7 +333,7 @@ int main(void)
 	setenv("GIO_USE_MEMORY_MONITOR", "dbus", 1);
 	setenv("GIO_USE_VFS", "local", 1);
 
-	cl = spawn_nobody(c_argv, &c.fd);
+	cl = spawn_nobody_in(NULL, c_argv, &c.fd);
 	if (cl < 0 || !client_wait(&c, "ready", 20000 * factor))
 		tap_bail("gmm-client did not start (%s)", c.last);
 	d = spawn_out(d_argv, &d_fd, 1);
@@ -246,13 +403,15 @@ int main(void)
 	}
 	tap_ok(c.none_after || client_wait(&c, "level none", 60000 * factor),
 	       "the memory given back: LevelChanged none (%s)", c.last);
+	session_levels(&c, factor);
 
 	/* mnotifyd lived through it and stops cleanly */
 	drain("mnotifyd", d_fd);
 	kill(d, SIGTERM);
-	tap_ok(wait_pid_timeout(d, &st, 20000 * factor) == 0 && WIFEXITED(st) &&
-	       WEXITSTATUS(st) == 0, "mnotifyd ran through the pressure; SIGTERM: exit 0 (status %#x)",
-	       st);
+	st = -1;
+	i = wait_pid_timeout(d, &st, 20000 * factor);
+	tap_ok(i == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "mnotifyd ran through the pressure; SIGTERM: exit 0 (status %#x)", st);
 	drain("mnotifyd", d_fd);
 	kill(cl, SIGTERM);
 	if (wait_pid_timeout(cl, &st, 10000) < 0)
