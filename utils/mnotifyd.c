@@ -524,6 +524,9 @@ static void on_caller_pid(GObject *src, GAsyncResult *res, gpointer data)
 			int err = mnotify_watch_cgroup_path(s->h, dir);
 
 			g_free(dir);
+			/* watched already (a watch whose state never came): ask */
+			if (err == -EEXIST)
+				err = mnotify_get_cgroups(s->h) < 0 ? -EEXIST : 0;
 			if (err) {
 				watch_error(s, inv, path, err);
 				session_free(se);

@@ -274,11 +274,16 @@ exec 4>&-
 
 # a bus that goes away: exit 1 (systemd's Restart=on-failure brings it back)
 mkfifo "$d/levels2"
-"$mnotifyd" --fake --address "$DBUS_SYSTEM_BUS_ADDRESS" <"$d/levels2" >"$d/daemon2" 2>&1 &
+"$mnotifyd" --fake --no-session --address "$DBUS_SYSTEM_BUS_ADDRESS" <"$d/levels2" >"$d/daemon2" 2>&1 &
 d_pid=$!
 exec 4>"$d/levels2"
 wait_count "$d/client" "^owner yes" 2 10
 ok $? "a new instance takes the name" "$(tr '\n' '|' <"$d/client")"
+out=$(gdbus call --system --dest org.freedesktop.LowMemoryMonitor \
+	--object-path /org/freedesktop/LowMemoryMonitor \
+	--method org.mnotify.Pressure1.WatchSession 2>&1)
+case "$out" in *"org.mnotify.Pressure1.Error.NotSupported"*"session levels are off (mnotifyd --no-session)"*) true ;; *) false ;; esac
+ok $? "--no-session: WatchSession is refused, and says why" "$out"
 kill "$bus_pid"
 wait "$bus_pid" 2>/dev/null
 bus_pid=
