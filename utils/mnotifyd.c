@@ -248,19 +248,12 @@ static void session_drop(struct state *s, struct session *se)
 static void session_event(struct state *s, const struct mnotify_event *ev)
 {
 	const struct mnotify_cgroup *cg = &ev->cgroup;
-	struct session *se = NULL;
-	GHashTableIter it;
-	gpointer v;
+	struct session *se;
 
+	/* cgroup v2 directories cannot be renamed: the path stays its key */
 	if (!MNOTIFY_HAS(ev, cgroup))
 		return;
-	g_hash_table_iter_init(&it, s->sessions);
-	while (!se && g_hash_table_iter_next(&it, NULL, &v)) {
-		struct session *c = v;
-
-		if (c->id ? c->id == cg->id : !strcmp(c->path, cg->path))
-			se = c;
-	}
+	se = g_hash_table_lookup(s->sessions, cg->path);
 	if (!se)
 		return;
 	se->id = cg->id;
@@ -330,18 +323,17 @@ static int resync(struct state *s)
 	return 0;
 }
 
-static gboolean on_netlink(gint fd, GIOCondition cond, gpointer data)
+/*
+ * Deliver what the socket has (or the library queued behind a command's
+ * ack), then announce, or resynchronise after lost events.  0, or the
+ * -errno of a failed dispatch.
+ */
+static int pump(struct state *s)
 {
-	struct state *s = data;
-	int err;
+	int err = mnotify_dispatch(s->h, on_event, s);
 
-	err = mnotify_dispatch(s->h, on_event, s);
-	if (err < 0 && err != -EINTR && err != -EAGAIN) {
-		g_printerr("mnotifyd: netlink: %s\n", g_strerror(-err));
-		s->status = 1;
-		g_main_loop_quit(s->loop);
-		return G_SOURCE_REMOVE;
-	}
+	if (err < 0 && err != -EINTR && err != -EAGAIN)
+		return err;
 	if (s->need_resync) {
 		s->need_resync = FALSE;
 		err = resync(s);
@@ -349,6 +341,20 @@ static gboolean on_netlink(gint fd, GIOCondition cond, gpointer data)
 			g_printerr("mnotifyd: resync after a loss: %s\n", g_strerror(-err));
 	} else {
 		update(s, FALSE);
+	}
+	return 0;
+}
+
+static gboolean on_netlink(gint fd, GIOCondition cond, gpointer data)
+{
+	struct state *s = data;
+	int err = pump(s);
+
+	if (err) {
+		g_printerr("mnotifyd: netlink: %s\n", g_strerror(-err));
+		s->status = 1;
+		g_main_loop_quit(s->loop);
+		return G_SOURCE_REMOVE;
 	}
 	return G_SOURCE_CONTINUE;
 }
@@ -451,19 +457,6 @@ static void watch_error(struct state *s, GDBusMethodInvocation *inv, const char 
 	g_free(msg);
 }
 
-/* deliver what the socket has queued (after a command), then announce */
-static void pump(struct state *s)
-{
-	int err;
-
-	if (!s->h)
-		return;
-	err = mnotify_dispatch(s->h, on_event, s);
-	if (err < 0 && err != -EAGAIN)
-		g_printerr("mnotifyd: netlink: %s\n", g_strerror(-err));
-	update(s, FALSE);
-}
-
 /* the caller's process id came: find its cgroup, watch it, reply */
 static void on_caller_pid(GObject *src, GAsyncResult *res, gpointer data)
 {
@@ -496,6 +489,11 @@ static void on_caller_pid(GObject *src, GAsyncResult *res, gpointer data)
 	if (mnotifyd_cgroup_of(text, path, sizeof(path))) {
 		g_dbus_method_invocation_return_dbus_error(inv, EXT_ERROR "NotSupported",
 			"the caller is in no cgroup v2 hierarchy (no 0:: line in /proc/PID/cgroup)");
+		goto out;
+	}
+	if (strlen(path) >= MNOTIFY_CGROUP_PATH_MAX) {
+		g_dbus_method_invocation_return_dbus_error(inv, EXT_ERROR "NotSupported",
+			"the caller's cgroup path is longer than the kernel's events carry (511 bytes)");
 		goto out;
 	}
 	if (!strcmp(path, "/")) {
@@ -536,7 +534,12 @@ static void on_caller_pid(GObject *src, GAsyncResult *res, gpointer data)
 		}
 		g_hash_table_insert(s->sessions, se->path, se);
 		/* its state now (MNOTIFY_EVENT_CGROUP_STATE) is queued */
-		pump(s);
+		if (s->h) {
+			int err = pump(s);
+
+			if (err)
+				g_printerr("mnotifyd: netlink: %s\n", g_strerror(-err));
+		}
 		/* a cgroup removed meanwhile is gone again */
 		se = g_hash_table_lookup(s->sessions, path);
 		if (!se) {
