@@ -644,3 +644,12 @@ void feature_missing(const char *opt, const char *what)
 		tap_skip("%s: CONFIG_%s is off in this kernel", what, opt);
 }
 
+int node_level(char *name, long long *headroom, long long *thresh)
+{
+	char *t = read_file("/sys/kernel/mm/mem_notify/levels");
+	int node, n;
+
+	n = t ? sscanf(t, "%d %15s %lld %lld", &node, name, headroom, thresh) : 0;
+	free(t);
+	return n == 4 ? 0 : -1;
+}

@@ -98,6 +98,14 @@ int zram_swap_on(unsigned int mb);
 int zram_swap_off(void);
 
 
+/* ---- mem_notify ---- */
+/*
+ * node 0's level name (@name: 16 bytes), headroom and low threshold in
+ * pages, from /sys/kernel/mm/mem_notify/levels (a read evaluates the
+ * levels if the last evaluation is 50 ms old): 0 or -1
+ */
+int node_level(char *name, long long *headroom, long long *thresh);
+
 /* ---- /proc/zoneinfo ---- */
 #define MAX_ZONES 8
 struct zone_state {

@@ -214,12 +214,11 @@ static void session_levels(struct client *c, int factor)
 
 	/* does the node have room for the cgroup's 48 MB above low's exit? */
 	{
-		char *t = read_file("/sys/kernel/mm/mem_notify/levels"), name[16];
-		long long hr = 0, th = 0;
+		long long hr, th;
+		char name[16];
 
-		if (!t || sscanf(t, "%*d %15s %lld %lld", name, &hr, &th) != 3)
+		if (node_level(name, &hr, &th))
 			tap_bail("read /sys/kernel/mm/mem_notify/levels");
-		free(t);
 		node_room = hr - 48 * 256 > th + th / 4 + th / 8;
 		tap_diag("node headroom %lld pages, low threshold %lld: %s", hr, th,
 			 node_room ? "room for 48 MB" : "no room for 48 MB above low");

@@ -78,17 +78,6 @@ static int level_of(const char *name)
 	return level;
 }
 
-/* node 0's level name, headroom and low threshold (pages) from sysfs */
-static int node_level(char *name, long long *headroom, long long *thresh)
-{
-	char *t = read_file(LEVELS);
-	int node, n;
-
-	n = t ? sscanf(t, "%d %15s %lld %lld", &node, name, headroom, thresh) : 0;
-	free(t);
-	return n == 4 ? 0 : -1;
-}
-
 static struct mnotify *open_events(void)
 {
 	struct mnotify *h;
@@ -173,26 +162,17 @@ static void let_window_pass(void)
 }
 
 /*
- * wait (5 s at most) until the node's headroom is at least @pages; the
- * headroom last read (a read evaluates if the last evaluation is 50 ms old)
+ * wait (5 s at most) until the node's headroom is at least @pages (@below:
+ * at most); the headroom last read (a read evaluates if the last
+ * evaluation is 50 ms old)
  */
-static long long wait_headroom(long long pages)
+static long long wait_headroom(long long pages, bool below)
 {
 	long long end = now_ms() + 5000, hr = 0, th;
 	char name[16];
 
-	while ((node_level(name, &hr, &th) || hr < pages) && now_ms() < end)
-		usleep(20000);
-	return hr;
-}
-
-/* the same, until it is at most @pages */
-static long long wait_headroom_below(long long pages)
-{
-	long long end = now_ms() + 5000, hr = 0, th;
-	char name[16];
-
-	while ((node_level(name, &hr, &th) || hr > pages) && now_ms() < end)
+	while ((node_level(name, &hr, &th) || (below ? hr > pages : hr < pages)) &&
+	       now_ms() < end)
 		usleep(20000);
 	return hr;
 }
@@ -382,10 +362,10 @@ static void swapoff_no_fall(void)
 	/* the rise: an evaluation that sees it starts the window */
 	munmap(mem + len - 4 * MB, 4 * MB);
 	len -= 4 * MB;
-	before = wait_headroom(headroom + 4 * MB / page / 2);
+	before = wait_headroom(headroom + 4 * MB / page / 2, false);
 	if (swapoff("/dev/zram0"))
 		tap_bail("swapoff /dev/zram0");
-	after = wait_headroom_below(before - share / 2);
+	after = wait_headroom(before - share / 2, true);
 	/* the kernel counts a fall over a quarter to a full second */
 	for (end = now_ms() + 2500; now_ms() < end;) {
 		node_level(name, &headroom, &thresh);	/* a read evaluates */
@@ -433,7 +413,7 @@ static void fast_fall(void)
 	let_window_pass();
 	wait_level(h, &s, MNOTIFY_LEVEL_NONE, 5000);
 	s = (struct seen){ .order_ok = 1 };	/* the fall's chain starts at none */
-	wait_headroom(thresh * 5 / 2);	/* what the swap test freed */
+	wait_headroom(thresh * 5 / 2, false);	/* what the swap test freed */
 	if (node_level(name, &headroom, &thresh))
 		tap_bail("read " LEVELS);
 	if (headroom < thresh * 5 / 2) {
@@ -459,7 +439,7 @@ static void fast_fall(void)
 	       "a fall at %d MB/s from 2.3 to %.2f times the threshold: none (%d lows)",
 	       mb_s, (double)headroom / (double)thresh, s.enters_low);
 	munmap(mem, len);
-	wait_headroom(thresh * 5 / 2);
+	wait_headroom(thresh * 5 / 2, false);
 	wait_level(h, &s, MNOTIFY_LEVEL_NONE, 5000);
 	s.enters_low = 0;
 
